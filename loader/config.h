@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The railgate config (shared/design/interface.md, "Config"): parsed from
+ * YAML with libyaml, validated, and kept with the line and column of every
+ * node so that each error reads "FILE:LINE:COL: what is wrong".
+ *
+ * All addresses are host byte order.  Nothing here touches the kernel.
+ */
+#ifndef RAILGATE_CONFIG_H
+#define RAILGATE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+
+#include "../maps/rg_abi.h"
+
+struct rg_cidr {
+	uint32_t addr;               /* host order, host bits zero */
+	uint8_t  len;                /* 0..32 */
+};
+
+/* Position of a node in the YAML source (1-based). */
+struct rg_pos {
+	unsigned line;
+	unsigned col;
+};
+
+struct rg_config_rail {
+	char     name[RG_RAIL_NAME_LEN];
+	struct rg_cidr subnet;
+	uint32_t gateway;            /* the switch's address on this rail */
+	char   **representors;       /* interface names or shell globs */
+	size_t   n_representors;
+	int      vlan;               /* 1..4094, or -1 for untagged */
+	int      mtu;                /* 0: not checked */
+	struct rg_pos pos;           /* of the rail's mapping */
+};
+
+enum rg_config_mode {
+	RG_CONFIG_MODE_AUTO = 0,     /* native XDP where the driver has it, else TC */
+	RG_CONFIG_MODE_XDP,
+	RG_CONFIG_MODE_XDP_GENERIC,
+	RG_CONFIG_MODE_TC,
+};
+
+/* Per-node override (railgate run, one ConfigMap for many nodes). */
+struct rg_config_node {
+	char     name[256];          /* node name (NODE_NAME) */
+	char     uplink[IF_NAMESIZE];/* "" = not overridden */
+	bool     has_gateway;
+	uint32_t gateway;
+	bool     has_gateway_mac;
+	uint8_t  gateway_mac[6];
+};
+
+struct rg_config {
+	char    *path;               /* as given, for messages */
+	char     name[256];          /* metadata.name */
+
+	struct rg_cidr *supernets;
+	size_t   n_supernets;
+
+	struct {
+		char     uplink[IF_NAMESIZE]; /* "" with uplinkDiscover */
+		bool     uplink_discover;     /* uplink: auto -> the interface routing to gateway */
+		uint32_t gateway;
+		bool     has_gateway_mac;
+		uint8_t  gateway_mac[6];
+		struct rg_cidr *frontend;
+		size_t   n_frontend;
+	} computenet;
+
+	struct rg_config_rail *rails;
+	size_t   n_rails;
+
+	struct rg_config_node *nodes; /* spec.nodes: per-node overrides */
+	size_t   n_nodes;
+
+	enum rg_config_mode mode;
+	bool     anti_spoof;          /* default true */
+};
+
+/* One error per entry, already formatted "FILE:LINE:COL: message". */
+struct rg_diags {
+	char   **msgs;
+	size_t   count;
+};
+
+void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void rg_diags_free(struct rg_diags *d);
+
+/*
+ * Parse and validate.  Returns 0 when the config is valid, -1 when it is
+ * not (every error found is in *diags, all of them, not only the first),
+ * or -errno when the file cannot be read (one message in *diags too).
+ * *cfg is filled only on success; free it with rg_config_free().
+ */
+int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *diags);
+int rg_config_parse(const char *name, const char *yaml, size_t len,
+		    struct rg_config *cfg, struct rg_diags *diags);
+void rg_config_free(struct rg_config *cfg);
+
+/* Apply spec.nodes[] overrides for node_name (no-op when none match). */
+void rg_config_apply_node(struct rg_config *cfg, const char *node_name);
+
+const char *rg_config_mode_name(enum rg_config_mode mode);
+
+/* Helpers shared by the parser, the CNI plugin and the CLI. */
+int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits);
+int rg_ipv4_parse(const char *s, uint32_t *out);
+int rg_mac_parse(const char *s, uint8_t mac[6]);
+static inline bool rg_cidr_contains(struct rg_cidr outer, uint32_t addr)
+{
+	uint32_t mask = outer.len ? ~0u << (32 - outer.len) : 0;
+	return (addr & mask) == outer.addr;
+}
+static inline bool rg_cidr_covers(struct rg_cidr outer, struct rg_cidr inner)
+{
+	return inner.len >= outer.len && rg_cidr_contains(outer, inner.addr);
+}
+static inline bool rg_cidr_overlaps(struct rg_cidr a, struct rg_cidr b)
+{
+	return rg_cidr_covers(a, b) || rg_cidr_covers(b, a);
+}
+
+#endif /* RAILGATE_CONFIG_H */

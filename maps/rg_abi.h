@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * railgate map ABI: the one header shared by the BPF programs (bpf/) and
+ * user space (maps/, loader/, tools/).  Every struct here is a map key or
+ * value; fixed-width types, explicit padding, sizes asserted at the bottom.
+ *
+ * Changing any layout here is an ABI change: bump RG_ABI_VERSION, which is
+ * part of the pin path, so a loader never reuses a pinned map whose layout
+ * it does not know (Cilium's lesson, shared/design/lessons.md #7).
+ *
+ * Byte order: addresses and masks are stored in HOST order (the datapath
+ * converts the header's destination once with bpf_ntohl); MACs are bytes in
+ * wire order; VLAN ids are host order.
+ *
+ * Forwarding table (the "FIB"): DIR-24-8 style prefix expansion below each
+ * zone.  A zone is a top-level prefix of the config (a supernet, or a
+ * front-end prefix outside every supernet), at least /RG_ZONE_MIN_PREFIX
+ * long.  Each zone owns a contiguous slice of rg_tbl24, one slot per /24
+ * (or a single slot when the zone is longer than /24).  A slot holds either
+ * a route entry or a pointer to a 256-entry group in rg_tbl8 for the /24s
+ * that contain prefixes longer than /24.  Prefixes that do not expand
+ * (zones shorter than /RG_ZONE_MIN_PREFIX) live in the rg_lpm trie.
+ *
+ * Every table that a config fills exists twice (generation 0 and 1).  The
+ * loader writes the inactive generation completely, then flips
+ * rg_state.active_gen with one aligned 32-bit store: a reload is atomic for
+ * the datapath, so no destination valid in both configs ever misses.
+ */
+#ifndef RAILGATE_RG_ABI_H
+#define RAILGATE_RG_ABI_H
+
+#include <linux/types.h>
+
+#define RG_ABI_VERSION 1
+
+/* ---- sizes ---------------------------------------------------------- */
+#define RG_GENERATIONS      2
+#define RG_MAX_RAILS        256          /* rail ids 0..255 */
+#define RG_RAIL_UNKNOWN     RG_MAX_RAILS /* counter slot for unknown ingress */
+#define RG_MAX_ZONES        16
+#define RG_ZONE_MIN_PREFIX  8            /* a /8 zone expands to 65536 slots */
+#define RG_TBL24_SLOTS      (1u << 20)   /* per generation: 16 /8 zones */
+#define RG_TBL8_GROUPS      2048         /* per generation */
+#define RG_TBL8_GROUP_SIZE  256
+#define RG_MAX_REPRESENTORS 4096
+#define RG_MAX_UPLINKS      64
+#define RG_LPM_MAX_ENTRIES  65536
+#define RG_RAIL_NAME_LEN    32
+
+/* ---- route entries (values of rg_tbl24, rg_tbl8, rg_lpm) ----------- */
+/*
+ * 32 bits: [31:28] kind, [27:0] argument.
+ *   RG_ROUTE_NONE      no route in the table (pass: the pod's routes decide)
+ *   RG_ROUTE_RAIL      argument = rail id of the destination rail
+ *   RG_ROUTE_FRONTEND  front-end prefix: rewrite and redirect to the uplink
+ *   RG_ROUTE_BLACKHOLE inside a supernet but in no rail: drop no_route
+ *   RG_ROUTE_TBL8      (rg_tbl24 only) argument = tbl8 group index
+ */
+enum rg_route_kind {
+	RG_ROUTE_NONE      = 0,
+	RG_ROUTE_RAIL      = 1,
+	RG_ROUTE_FRONTEND  = 2,
+	RG_ROUTE_BLACKHOLE = 3,
+	RG_ROUTE_TBL8      = 4,
+};
+
+#define RG_ROUTE_KIND_SHIFT 28
+#define RG_ROUTE_ARG_MASK   0x0fffffffu
+#define RG_ROUTE(kind, arg) \
+	((((__u32)(kind)) << RG_ROUTE_KIND_SHIFT) | ((__u32)(arg) & RG_ROUTE_ARG_MASK))
+#define RG_ROUTE_KIND(e)    ((__u32)(e) >> RG_ROUTE_KIND_SHIFT)
+#define RG_ROUTE_ARG(e)     ((__u32)(e) & RG_ROUTE_ARG_MASK)
+
+/* ---- counters --------------------------------------------------------- */
+/*
+ * One counter slot per (ingress rail, stat).  Verdicts first, then drop
+ * reasons; user space prints names from rg_stat_name() in maps/.
+ */
+enum rg_stat {
+	/* verdicts: the frame went on */
+	RG_VERDICT_PASS_LOCAL = 0,   /* destination in the ingress rail: NIC switches it */
+	RG_VERDICT_PASS_OTHER,       /* destination in no table: the pod's own routes decide */
+	RG_VERDICT_PASS_NOT_IPV4,    /* ARP, IPv6, LLDP, ...: not ours */
+	RG_VERDICT_PASS_L2_MULTI,    /* L2 broadcast or multicast destination */
+	RG_VERDICT_PASS_TAGGED,      /* frame arrived 802.1Q/802.1ad tagged: not ours */
+	RG_VERDICT_PASS_UNKNOWN_IF,  /* ingress ifindex not a configured representor */
+	RG_VERDICT_CROSS_RAIL,       /* rewritten and redirected to the uplink */
+	RG_VERDICT_FRONTEND,         /* rewritten and redirected to the uplink */
+	/* drop reasons: the frame died here, counted */
+	RG_DROP_MALFORMED,           /* truncated or invalid IPv4 header, length lies */
+	RG_DROP_NO_ROUTE,            /* inside a supernet, in no rail */
+	RG_DROP_SPOOFED,             /* source outside the ingress rail's subnet */
+	RG_DROP_TTL_EXCEEDED,        /* TTL would reach 0: the loop guard */
+	RG_DROP_REDIRECT_FAILED,     /* redirect helper failed after the rewrite */
+	RG_DROP_NO_EGRESS,           /* uplink or gateway MAC not known */
+	RG_STAT_MAX,
+};
+
+#define RG_STAT_FIRST_DROP RG_DROP_MALFORMED
+#define RG_STAT_SLOTS      ((RG_MAX_RAILS + 1) * RG_STAT_MAX)
+#define RG_STAT_INDEX(rail, stat) ((__u32)(rail) * RG_STAT_MAX + (__u32)(stat))
+
+struct rg_counter {
+	__u64 packets;
+	__u64 bytes;
+};
+
+/* ---- map values ------------------------------------------------------- */
+
+/* rg_state[0]: which generation the datapath reads. */
+struct rg_state {
+	__u32 active_gen;            /* 0 or 1; written last by a reload */
+	__u32 abi_version;           /* RG_ABI_VERSION of the writer */
+	__u64 config_generation;     /* increments on every successful apply */
+	__u8  config_digest[32];     /* SHA-256 of the applied config's canonical form */
+};
+
+/* One expansion zone.  net/mask host order; a zone matches when
+ * (dst & mask) == net.  Its tbl24 slots are base .. base + span - 1. */
+struct rg_zone {
+	__u32 net;
+	__u32 mask;
+	__u32 base;                  /* first slot in this generation's tbl24 slice */
+	__u32 span;                  /* number of slots (1 for zones longer than /24) */
+};
+
+/* rg_zones[gen]: the zones of one generation. */
+struct rg_zone_set {
+	__u32 count;                 /* zones[0..count-1] are valid */
+	__u32 use_lpm;               /* 1: consult rg_lpm when no zone matches */
+	struct rg_zone zones[RG_MAX_ZONES];
+};
+
+/* rg_lpm key: the generation is the first byte, so each generation owns a
+ * disjoint subtree: prefixlen = 8 + prefix length of the route. */
+struct rg_lpm_key {
+	__u32 prefixlen;
+	__u8  gen;
+	__u8  addr[4];               /* network order */
+	__u8  pad[3];
+};
+
+#define RG_RAIL_F_VALID   (1u << 0)
+#define RG_RAIL_F_VLAN    (1u << 1)
+
+/* rg_rails[gen * RG_MAX_RAILS + rail_id] */
+struct rg_rail {
+	__u32 subnet;                /* host order */
+	__u32 mask;                  /* host order */
+	__u16 vlan;                  /* 802.1Q VID when RG_RAIL_F_VLAN */
+	__u16 flags;                 /* RG_RAIL_F_* */
+	__u32 mtu;                   /* 0: not checked */
+	char  name[RG_RAIL_NAME_LEN];
+};
+
+#define RG_EGRESS_F_VALID      (1u << 0) /* uplink and gateway MAC known */
+#define RG_EGRESS_F_ANTI_SPOOF (1u << 1)
+
+/* rg_egress[gen]: where cross-rail and front-end frames go. */
+struct rg_egress {
+	__u32 uplink_ifindex;
+	__u32 flags;                 /* RG_EGRESS_F_* */
+	__u8  uplink_mac[6];         /* new source MAC */
+	__u8  gateway_mac[6];        /* new destination MAC */
+	__u32 gateway_ip;            /* host order; for status only */
+};
+
+/* Attach modes, as recorded in rg_representor.mode (for status). */
+enum rg_attach_mode {
+	RG_MODE_NONE = 0,
+	RG_MODE_XDP,                 /* native XDP */
+	RG_MODE_XDP_GENERIC,         /* skb-mode XDP: only when asked for */
+	RG_MODE_TC,                  /* tc clsact/tcx ingress */
+};
+
+/* rg_representors[ifindex]: which rail a VF representor belongs to. */
+struct rg_representor {
+	__u32 rail_id;
+	__u32 mode;                  /* enum rg_attach_mode */
+};
+
+/* ---- map names (pinned under <pin dir>/v<ABI>/maps/<name>) -------------- */
+#define RG_MAP_STATE        "rg_state"
+#define RG_MAP_ZONES        "rg_zones"
+#define RG_MAP_TBL24        "rg_tbl24"
+#define RG_MAP_TBL8         "rg_tbl8"
+#define RG_MAP_LPM          "rg_lpm"
+#define RG_MAP_RAILS        "rg_rails"
+#define RG_MAP_EGRESS       "rg_egress"
+#define RG_MAP_REPRESENTORS "rg_representors"
+#define RG_MAP_TX_PORTS     "rg_tx_ports"
+#define RG_MAP_STATS        "rg_stats"
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(struct rg_counter) == 16, "rg_counter layout");
+_Static_assert(sizeof(struct rg_state) == 48, "rg_state layout");
+_Static_assert(sizeof(struct rg_zone) == 16, "rg_zone layout");
+_Static_assert(sizeof(struct rg_zone_set) == 8 + 16 * RG_MAX_ZONES, "rg_zone_set layout");
+_Static_assert(sizeof(struct rg_lpm_key) == 12, "rg_lpm_key layout");
+_Static_assert(sizeof(struct rg_rail) == 16 + RG_RAIL_NAME_LEN, "rg_rail layout");
+_Static_assert(sizeof(struct rg_egress) == 24, "rg_egress layout");
+_Static_assert(sizeof(struct rg_representor) == 8, "rg_representor layout");
+_Static_assert(RG_STAT_MAX <= 32, "rg_stat fits the counter stride");
+#endif
+
+#endif /* RAILGATE_RG_ABI_H */
