@@ -10,9 +10,9 @@ ARCH_INC  := /usr/include/$(shell $(CC) -dumpmachine)
 
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -I. -I$(BUILD) -D_GNU_SOURCE
-NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 json-c 2>/dev/null)
+NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 libnl-genl-3.0 json-c 2>/dev/null)
 CFLAGS    += $(NL_CFLAGS)
-LDLIBS    := -lbpf -lelf -lz -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto -lpthread
+LDLIBS    := -lbpf -lelf -lz -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto -lpthread
 BPF_CFLAGS := -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -I. -I$(ARCH_INC)
 
 # BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton.

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(
 	make gcc clang llvm pkg-config bpftool libbpf-dev libelf-dev zlib1g-dev
-	linux-libc-dev libnl-3-dev libnl-route-3-dev libyaml-dev libjson-c-dev
+	linux-libc-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev libyaml-dev libjson-c-dev
 	libmicrohttpd-dev libcmocka-dev libssl-dev
 	iproute2 ethtool iperf3 tcpdump iputils-ping jq procps
 	containernetworking-plugins prometheus gnuplot-nox
