@@ -42,7 +42,7 @@
 #define RG_TBL24_SLOTS      (1u << 20)   /* per generation: 16 /8 zones */
 #define RG_TBL8_GROUPS      2048         /* per generation */
 #define RG_TBL8_GROUP_SIZE  256
-#define RG_MAX_REPRESENTORS 4096
+#define RG_MAX_IFINDEX      65536        /* rg_representors is indexed by ifindex */
 #define RG_MAX_UPLINKS      64
 #define RG_LPM_MAX_ENTRIES  65536
 #define RG_RAIL_NAME_LEN    32
@@ -173,10 +173,17 @@ enum rg_attach_mode {
 	RG_MODE_TC,                  /* tc clsact/tcx ingress */
 };
 
-/* rg_representors[ifindex]: which rail a VF representor belongs to. */
+#define RG_REP_F_VALID    (1u << 0)
+
+/* rg_representors[ifindex]: which rail a VF representor belongs to.  An
+ * ARRAY indexed by ifindex, not a hash: the lookup is inlined by the
+ * verifier and costs a few ns on every frame.  Interfaces whose ifindex is
+ * RG_MAX_IFINDEX or more are refused by the loader with a clear error. */
 struct rg_representor {
-	__u32 rail_id;
-	__u32 mode;                  /* enum rg_attach_mode */
+	__u16 rail_id;
+	__u8  mode;                  /* enum rg_attach_mode, for status */
+	__u8  flags;                 /* RG_REP_F_VALID */
+	__u32 reserved;
 };
 
 /* ---- map names (pinned under <pin dir>/v<ABI>/maps/<name>) -------------- */
