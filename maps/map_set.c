@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The datapath's maps seen from user space (see map_set.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "map_set.h"
+
+const char *const rg_map_names[RG_MAPID_COUNT] = {
+	[RG_MAPID_STATE]        = RG_MAP_STATE,
+	[RG_MAPID_ZONES]        = RG_MAP_ZONES,
+	[RG_MAPID_TBL24]        = RG_MAP_TBL24,
+	[RG_MAPID_TBL8]         = RG_MAP_TBL8,
+	[RG_MAPID_LPM]          = RG_MAP_LPM,
+	[RG_MAPID_RAILS]        = RG_MAP_RAILS,
+	[RG_MAPID_EGRESS]       = RG_MAP_EGRESS,
+	[RG_MAPID_REPRESENTORS] = RG_MAP_REPRESENTORS,
+	[RG_MAPID_TX_PORTS]     = RG_MAP_TX_PORTS,
+	[RG_MAPID_STATS]        = RG_MAP_STATS,
+};
+
+/* Byte sizes of the mmap()ed maps: value size * max_entries. */
+#define RG_STATE_BYTES  sizeof(struct rg_state)
+#define RG_TBL24_BYTES  ((size_t)RG_GENERATIONS * RG_TBL24_SLOTS * sizeof(uint32_t))
+#define RG_TBL8_BYTES   ((size_t)RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE * \
+			 sizeof(uint32_t))
+
+static int set_err(char *err, size_t n, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Format a message into err (when given) and return rc (a -errno). */
+static int set_err(char *err, size_t n, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && n) {
+		va_start(ap, fmt);
+		vsnprintf(err, n, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* mmap() length: the kernel maps whole pages. */
+static size_t page_round(size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (bytes + page - 1) / page * page;
+}
+
+void rg_map_set_init(struct rg_map_set *ms)
+{
+	for (int i = 0; i < RG_MAPID_COUNT; i++)
+		ms->fd[i] = -1;
+	ms->state = NULL;
+	ms->tbl24 = NULL;
+	ms->tbl8 = NULL;
+}
+
+static void *map_mmap(int fd, size_t bytes)
+{
+	void *p = mmap(NULL, page_round(bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void map_munmap(void *p, size_t bytes)
+{
+	if (p)
+		munmap(p, page_round(bytes));
+}
+
+void rg_map_set_close(struct rg_map_set *ms)
+{
+	map_munmap(ms->state, RG_STATE_BYTES);
+	map_munmap(ms->tbl24, RG_TBL24_BYTES);
+	map_munmap(ms->tbl8, RG_TBL8_BYTES);
+	for (int i = 0; i < RG_MAPID_COUNT; i++)
+		if (ms->fd[i] >= 0)
+			close(ms->fd[i]);
+	rg_map_set_init(ms);
+}
+
+/*
+ * Check that fd is the map the ABI says (type, value size, max_entries):
+ * a pin left by another railgate build must not be written through a
+ * layout it does not have.
+ */
+static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
+{
+	static const struct {
+		enum bpf_map_type type;
+		uint32_t value_size;
+		uint32_t max_entries;
+	} want[RG_MAPID_COUNT] = {
+		[RG_MAPID_STATE]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_state), 1 },
+		[RG_MAPID_ZONES]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_zone_set),
+					    RG_GENERATIONS },
+		[RG_MAPID_TBL24]        = { BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
+					    RG_GENERATIONS * RG_TBL24_SLOTS },
+		[RG_MAPID_TBL8]         = { BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
+					    RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE },
+		[RG_MAPID_LPM]          = { BPF_MAP_TYPE_LPM_TRIE, sizeof(uint32_t),
+					    RG_LPM_MAX_ENTRIES },
+		[RG_MAPID_RAILS]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_rail),
+					    RG_GENERATIONS * RG_MAX_RAILS },
+		[RG_MAPID_EGRESS]       = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_egress),
+					    RG_GENERATIONS },
+		[RG_MAPID_REPRESENTORS] = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_representor),
+					    RG_MAX_IFINDEX },
+		[RG_MAPID_TX_PORTS]     = { BPF_MAP_TYPE_DEVMAP_HASH,
+					    sizeof(struct bpf_devmap_val), RG_MAX_UPLINKS },
+		[RG_MAPID_STATS]        = { BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(struct rg_counter),
+					    RG_STAT_SLOTS },
+	};
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return set_err(err, n, -errno, "map %s: cannot read its info: %s",
+			       rg_map_names[id], strerror(errno));
+	if (info.type != want[id].type || info.value_size != want[id].value_size ||
+	    info.max_entries != want[id].max_entries)
+		return set_err(err, n, -EPROTO,
+			       "map %s: layout (type %u, value %u B, %u entries) is not "
+			       "ABI v%d's (type %u, value %u B, %u entries)",
+			       rg_map_names[id], info.type, info.value_size, info.max_entries,
+			       RG_ABI_VERSION, want[id].type, want[id].value_size,
+			       want[id].max_entries);
+	return 0;
+}
+
+/* Check every map's layout and mmap the MMAPABLE ones. */
+static int finish_open(struct rg_map_set *ms, char *err, size_t n)
+{
+	int rc;
+
+	for (int i = 0; i < RG_MAPID_COUNT; i++) {
+		rc = check_map_layout(ms->fd[i], i, err, n);
+		if (rc)
+			return rc;
+	}
+	ms->state = map_mmap(ms->fd[RG_MAPID_STATE], RG_STATE_BYTES);
+	if (!ms->state)
+		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_STATE, strerror(errno));
+	ms->tbl24 = map_mmap(ms->fd[RG_MAPID_TBL24], RG_TBL24_BYTES);
+	if (!ms->tbl24)
+		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL24, strerror(errno));
+	ms->tbl8 = map_mmap(ms->fd[RG_MAPID_TBL8], RG_TBL8_BYTES);
+	if (!ms->tbl8)
+		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL8, strerror(errno));
+	return 0;
+}
+
+int rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
+			   char *err, size_t n)
+{
+	int rc;
+
+	rg_map_set_init(ms);
+	for (int i = 0; i < RG_MAPID_COUNT; i++) {
+		struct bpf_map *map = bpf_object__find_map_by_name(obj, rg_map_names[i]);
+		int fd = map ? bpf_map__fd(map) : -1;
+
+		if (fd < 0) {
+			rg_map_set_close(ms);
+			return set_err(err, n, -ENOENT, "the BPF object has no loaded map %s",
+				       rg_map_names[i]);
+		}
+		/* Own a copy: the set outlives the object in the loader. */
+		ms->fd[i] = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (ms->fd[i] < 0) {
+			rc = set_err(err, n, -errno, "dup map %s: %s", rg_map_names[i],
+				     strerror(errno));
+			rg_map_set_close(ms);
+			return rc;
+		}
+	}
+	rc = finish_open(ms, err, n);
+	if (rc)
+		rg_map_set_close(ms);
+	return rc;
+}
+
+int rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size_t n)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	rg_map_set_init(ms);
+	for (int i = 0; i < RG_MAPID_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
+		ms->fd[i] = bpf_obj_get(path);
+		if (ms->fd[i] < 0) {
+			rc = set_err(err, n, -errno, "open pinned map %s: %s", path,
+				     strerror(errno));
+			rg_map_set_close(ms);
+			return rc;
+		}
+	}
+	rc = finish_open(ms, err, n);
+	if (rc)
+		rg_map_set_close(ms);
+	return rc;
+}
+
+/* mkdir -p: bpffs and tmpfs directories alike. */
+static int make_dirs(const char *dir, char *err, size_t n)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (len == 0 || len >= sizeof(path))
+		return set_err(err, n, -ENAMETOOLONG, "bad pin directory \"%s\"", dir);
+	memcpy(path, dir, len + 1);
+	for (char *p = path + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST)
+			return set_err(err, n, -errno, "mkdir %s: %s", path, strerror(errno));
+		*p = c;
+		if (c == '\0')
+			return 0;
+	}
+}
+
+int rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size_t n)
+{
+	char path[PATH_MAX];
+	int rc = make_dirs(dir, err, n);
+
+	if (rc)
+		return rc;
+	for (int i = 0; i < RG_MAPID_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
+		if (bpf_obj_pin(ms->fd[i], path))
+			return set_err(err, n, -errno, "pin map %s at %s: %s", rg_map_names[i],
+				       path, strerror(errno));
+	}
+	return 0;
+}
+
+int rg_map_set_unpin(const char *dir, char *err, size_t n)
+{
+	char path[PATH_MAX];
+
+	for (int i = 0; i < RG_MAPID_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
+		if (unlink(path) && errno != ENOENT)
+			return set_err(err, n, -errno, "unpin %s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+unsigned rg_map_set_active_gen(const struct rg_map_set *ms)
+{
+	if (!ms->state)
+		return 0;
+	/* Pairs with the release store in rg_map_set_activate. */
+	return __atomic_load_n(&ms->state->active_gen, __ATOMIC_ACQUIRE) & 1;
+}
+
+static int write_zones(struct rg_map_set *ms, unsigned gen,
+		       const struct rg_zone_set *zones, char *err, size_t n)
+{
+	uint32_t key = gen;
+
+	if (bpf_map_update_elem(ms->fd[RG_MAPID_ZONES], &key, zones, BPF_ANY))
+		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_ZONES, gen,
+			       strerror(errno));
+	return 0;
+}
+
+/* tbl24 and tbl8 through the mmap: only the slots the image uses; the
+ * zones of this generation never point past them. */
+static int write_tables(struct rg_map_set *ms, unsigned gen,
+			const struct rg_fib_image *img, char *err, size_t n)
+{
+	size_t tbl8_entries = (size_t)img->tbl8_groups_used * RG_TBL8_GROUP_SIZE;
+
+	if (img->tbl24_used > RG_TBL24_SLOTS || img->tbl8_groups_used > RG_TBL8_GROUPS)
+		return set_err(err, n, -E2BIG,
+			       "FIB image uses %u tbl24 slots and %u tbl8 groups (max %u, %u)",
+			       img->tbl24_used, img->tbl8_groups_used, RG_TBL24_SLOTS,
+			       RG_TBL8_GROUPS);
+	if (img->tbl24_used)
+		memcpy(ms->tbl24 + (size_t)gen * RG_TBL24_SLOTS, img->tbl24,
+		       (size_t)img->tbl24_used * sizeof(uint32_t));
+	if (tbl8_entries)
+		memcpy(ms->tbl8 + (size_t)gen * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE,
+		       img->tbl8, tbl8_entries * sizeof(uint32_t));
+	return 0;
+}
+
+static struct rg_lpm_key lpm_key(unsigned gen, uint32_t addr, uint8_t len)
+{
+	struct rg_lpm_key key = { .prefixlen = 8 + len, .gen = (uint8_t)gen };
+	uint32_t be = htonl(addr);
+
+	memcpy(key.addr, &be, sizeof(be));
+	return key;
+}
+
+/*
+ * Delete every rg_lpm key of generation gen.  Keys are collected first and
+ * deleted afterwards: deleting while walking with get_next_key restarts
+ * the walk from the top of the trie.
+ */
+static int clear_lpm_generation(struct rg_map_set *ms, unsigned gen, char *err, size_t n)
+{
+	int fd = ms->fd[RG_MAPID_LPM];
+	struct rg_lpm_key *keys, key, next;
+	size_t count = 0;
+	int rc = 0;
+
+	keys = calloc(RG_LPM_MAX_ENTRIES, sizeof(*keys));
+	if (!keys)
+		return set_err(err, n, -ENOMEM, "out of memory listing %s", RG_MAP_LPM);
+	for (void *prev = NULL; count < RG_LPM_MAX_ENTRIES; prev = &key) {
+		if (bpf_map_get_next_key(fd, prev, &next)) {
+			if (errno != ENOENT)
+				rc = set_err(err, n, -errno, "walk %s: %s", RG_MAP_LPM,
+					     strerror(errno));
+			break;
+		}
+		if (next.gen == gen)
+			keys[count++] = next;
+		key = next;
+	}
+	for (size_t i = 0; !rc && i < count; i++)
+		if (bpf_map_delete_elem(fd, &keys[i]) && errno != ENOENT)
+			rc = set_err(err, n, -errno, "delete stale %s key: %s", RG_MAP_LPM,
+				     strerror(errno));
+	free(keys);
+	return rc;
+}
+
+static int write_lpm(struct rg_map_set *ms, unsigned gen,
+		     const struct rg_fib_image *img, char *err, size_t n)
+{
+	int rc = clear_lpm_generation(ms, gen, err, n);
+
+	for (size_t i = 0; !rc && i < img->lpm_count; i++) {
+		const struct rg_fib_lpm_entry *e = &img->lpm[i];
+		struct rg_lpm_key key = lpm_key(gen, e->addr, e->len);
+
+		if (bpf_map_update_elem(ms->fd[RG_MAPID_LPM], &key, &e->entry, BPF_ANY))
+			rc = set_err(err, n, -errno, "write %s %u.%u.%u.%u/%u: %s", RG_MAP_LPM,
+				     e->addr >> 24, (e->addr >> 16) & 0xff,
+				     (e->addr >> 8) & 0xff, e->addr & 0xff, e->len,
+				     strerror(errno));
+	}
+	return rc;
+}
+
+/* All RG_MAX_RAILS entries of the generation in one batch syscall. */
+static int write_rails(struct rg_map_set *ms, unsigned gen,
+		       const struct rg_rail rails[RG_MAX_RAILS], char *err, size_t n)
+{
+	uint32_t keys[RG_MAX_RAILS];
+	uint32_t count = RG_MAX_RAILS;
+
+	for (uint32_t i = 0; i < RG_MAX_RAILS; i++)
+		keys[i] = gen * RG_MAX_RAILS + i;
+	if (bpf_map_update_batch(ms->fd[RG_MAPID_RAILS], keys, rails, &count, NULL))
+		return set_err(err, n, -errno, "write %s of generation %u: %s", RG_MAP_RAILS,
+			       gen, strerror(errno));
+	return 0;
+}
+
+static int write_egress(struct rg_map_set *ms, unsigned gen,
+			const struct rg_egress *egress, char *err, size_t n)
+{
+	uint32_t key = gen;
+
+	if (bpf_map_update_elem(ms->fd[RG_MAPID_EGRESS], &key, egress, BPF_ANY))
+		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_EGRESS, gen,
+			       strerror(errno));
+	return 0;
+}
+
+int rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
+				const struct rg_fib_image *img,
+				const struct rg_rail rails[RG_MAX_RAILS],
+				const struct rg_egress *egress, char *err, size_t n)
+{
+	int rc;
+
+	if (gen >= RG_GENERATIONS)
+		return set_err(err, n, -EINVAL, "generation %u out of range", gen);
+	if (!ms->state)
+		return set_err(err, n, -EBADF, "map set is not open");
+	if (gen == rg_map_set_active_gen(ms) && ms->state->config_generation)
+		return set_err(err, n, -EBUSY,
+			       "generation %u is active: the datapath reads it", gen);
+	rc = write_tables(ms, gen, img, err, n);
+	if (!rc)
+		rc = write_lpm(ms, gen, img, err, n);
+	if (!rc)
+		rc = write_rails(ms, gen, rails, err, n);
+	if (!rc)
+		rc = write_egress(ms, gen, egress, err, n);
+	/* Zones last: they are what makes the tables above reachable. */
+	if (!rc)
+		rc = write_zones(ms, gen, &img->zones, err, n);
+	return rc;
+}
+
+int rg_map_set_activate(struct rg_map_set *ms, unsigned gen, const uint8_t digest[32])
+{
+	struct rg_state *st = ms->state;
+
+	if (gen >= RG_GENERATIONS)
+		return -EINVAL;
+	if (!st)
+		return -EBADF;
+	if (digest)
+		memcpy(st->config_digest, digest, sizeof(st->config_digest));
+	st->abi_version = RG_ABI_VERSION;
+	__atomic_fetch_add(&st->config_generation, 1, __ATOMIC_RELAXED);
+	/*
+	 * The flip: one aligned 32-bit release store.  Every table of gen was
+	 * written before (mmap stores and map syscalls alike), so a frame that
+	 * reads the new value finds a complete generation.
+	 */
+	__atomic_store_n(&st->active_gen, gen, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int rg_map_set_put_representor(struct rg_map_set *ms, uint32_t ifindex,
+			       const struct rg_representor *rep, char *err, size_t n)
+{
+	if (ifindex >= RG_MAX_IFINDEX)
+		return set_err(err, n, -ERANGE,
+			       "ifindex %u is too high for the datapath (max %u)", ifindex,
+			       RG_MAX_IFINDEX - 1);
+	if (bpf_map_update_elem(ms->fd[RG_MAPID_REPRESENTORS], &ifindex, rep, BPF_ANY))
+		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_REPRESENTORS,
+			       ifindex, strerror(errno));
+	return 0;
+}
+
+int rg_map_set_del_representor(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
+{
+	/* An ARRAY entry cannot be deleted: clearing VALID retires it. */
+	const struct rg_representor none = {};
+
+	return rg_map_set_put_representor(ms, ifindex, &none, err, n);
+}
+
+int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
+{
+	struct bpf_devmap_val val = { .ifindex = ifindex };
+
+	if (bpf_map_update_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex, &val, BPF_ANY))
+		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
+			       strerror(errno));
+	return 0;
+}
+
+int rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
+{
+	if (bpf_map_delete_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex) && errno != ENOENT)
+		return set_err(err, n, -errno, "delete %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
+			       strerror(errno));
+	return 0;
+}
+
+/*
+ * Per-CPU values come back as ncpus consecutive rg_counters per key (16
+ * bytes is already 8-aligned).  One batch syscall reads the whole map.
+ */
+int rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
+			  char *err, size_t n)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct rg_counter *vals;
+	uint32_t *keys, out_batch = 0, count = RG_STAT_SLOTS;
+	int rc = 0;
+
+	if (ncpus <= 0)
+		return set_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
+	vals = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*vals));
+	if (!keys || !vals) {
+		rc = set_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_STATS);
+		goto out;
+	}
+	/* ENOENT means "that was the last batch", not a failure. */
+	if (bpf_map_lookup_batch(ms->fd[RG_MAPID_STATS], NULL, &out_batch, keys, vals,
+				 &count, NULL) && errno != ENOENT) {
+		rc = set_err(err, n, -errno, "read %s: %s", RG_MAP_STATS, strerror(errno));
+		goto out;
+	}
+	memset(out, 0, sizeof(*out) * RG_STAT_SLOTS);
+	for (uint32_t i = 0; i < count; i++) {
+		if (keys[i] >= RG_STAT_SLOTS)
+			continue;
+		for (int cpu = 0; cpu < ncpus; cpu++) {
+			out[keys[i]].packets += vals[(size_t)i * ncpus + cpu].packets;
+			out[keys[i]].bytes += vals[(size_t)i * ncpus + cpu].bytes;
+		}
+	}
+out:
+	free(keys);
+	free(vals);
+	return rc;
+}
+
+int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct rg_counter *zero;
+	uint32_t *keys, count = RG_STAT_SLOTS;
+	int rc = 0;
+
+	if (ncpus <= 0)
+		return set_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
+	zero = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*zero));
+	if (!keys || !zero) {
+		rc = set_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_STATS);
+		goto out;
+	}
+	for (uint32_t i = 0; i < RG_STAT_SLOTS; i++)
+		keys[i] = i;
+	if (bpf_map_update_batch(ms->fd[RG_MAPID_STATS], keys, zero, &count, NULL))
+		rc = set_err(err, n, -errno, "reset %s: %s", RG_MAP_STATS, strerror(errno));
+out:
+	free(keys);
+	free(zero);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * User space's handle on the datapath's maps (maps/rg_abi.h): open them
+ * from a loaded object or from pins, write a whole generation of tables,
+ * flip the active generation, read the per-CPU counters.
+ *
+ * The MMAPABLE maps (rg_state, rg_tbl24, rg_tbl8) are mmap()ed, so filling
+ * a 64k-prefix table is a memcpy, not 64k syscalls.  Errors come back as
+ * -errno with a human message in the caller's err buffer; nothing here
+ * prints or exits.
+ */
+#ifndef RAILGATE_MAP_SET_H
+#define RAILGATE_MAP_SET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rg_abi.h"
+#include "fib.h"
+
+struct bpf_object;
+
+enum rg_map_id {
+	RG_MAPID_STATE = 0,
+	RG_MAPID_ZONES,
+	RG_MAPID_TBL24,
+	RG_MAPID_TBL8,
+	RG_MAPID_LPM,
+	RG_MAPID_RAILS,
+	RG_MAPID_EGRESS,
+	RG_MAPID_REPRESENTORS,
+	RG_MAPID_TX_PORTS,
+	RG_MAPID_STATS,
+	RG_MAPID_COUNT,
+};
+
+/* rg_map_names[id] = the RG_MAP_* name of map id (also its pin file name). */
+extern const char *const rg_map_names[RG_MAPID_COUNT];
+
+struct rg_map_set {
+	int fd[RG_MAPID_COUNT];      /* -1 when not open */
+	struct rg_state *state;      /* mmap of rg_state[0] */
+	uint32_t *tbl24;             /* mmap: RG_GENERATIONS * RG_TBL24_SLOTS */
+	uint32_t *tbl8;              /* mmap: RG_GENERATIONS * RG_TBL8_GROUPS * 256 */
+};
+
+/* A map set with every fd -1 and nothing mapped (what close leaves). */
+void rg_map_set_init(struct rg_map_set *ms);
+
+/* Take the maps of a loaded object (fds are dup()ed: the set owns its own). */
+int  rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
+			    char *err, size_t n);
+/* Open the maps pinned as dir/<rg_map_names[id]>. */
+int  rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size_t n);
+/* Pin every map as dir/<name> (dir is created, parents too). -EEXIST when a
+ * pin is already there. */
+int  rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size_t n);
+/* Remove the pins that rg_map_set_pin creates; missing ones are fine. */
+int  rg_map_set_unpin(const char *dir, char *err, size_t n);
+/* munmap and close; safe twice. */
+void rg_map_set_close(struct rg_map_set *ms);
+
+/* The generation the datapath reads now (0 or 1). */
+unsigned rg_map_set_active_gen(const struct rg_map_set *ms);
+
+/*
+ * Write a full generation: zones, tbl24/tbl8 (only the used slots), lpm
+ * (that generation's stale keys are deleted first), rails (all
+ * RG_MAX_RAILS entries) and egress.  Never touches the other generation.
+ * Writing the active generation is refused (-EBUSY) once a config has been
+ * activated (config_generation > 0): the datapath reads it.  Before that
+ * both generations are empty and either may be written.
+ */
+int  rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
+				 const struct rg_fib_image *img,
+				 const struct rg_rail rails[RG_MAX_RAILS],
+				 const struct rg_egress *egress, char *err, size_t n);
+
+/*
+ * Make gen the active generation: stores digest (may be NULL) and the ABI
+ * version, bumps config_generation, then flips active_gen with one release
+ * store.  -EINVAL for a gen out of range.
+ */
+int  rg_map_set_activate(struct rg_map_set *ms, unsigned gen, const uint8_t digest[32]);
+
+/* Representor and uplink entries (not generation-scoped). */
+int  rg_map_set_put_representor(struct rg_map_set *ms, uint32_t ifindex,
+				const struct rg_representor *rep, char *err, size_t n);
+int  rg_map_set_del_representor(struct rg_map_set *ms, uint32_t ifindex,
+				char *err, size_t n);
+int  rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
+int  rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
+
+/* Sum the per-CPU counters: out has RG_STAT_SLOTS entries, indexed by
+ * RG_STAT_INDEX(rail, stat). */
+int  rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
+			   char *err, size_t n);
+/* Zero every counter (tests, `stats --reset`). */
+int  rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n);
+
+/* "pass_local", "cross_rail", "no_route", ...; "unknown" out of range. */
+const char *rg_stat_name(enum rg_stat s);
+/* true for the drop reasons (RG_STAT_FIRST_DROP and after). */
+bool rg_stat_is_drop(enum rg_stat s);
+
+#endif /* RAILGATE_MAP_SET_H */
