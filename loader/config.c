@@ -1,0 +1,1512 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The railgate config: YAML in, a validated struct rg_config out, or every
+ * mistake in the file reported as "FILE:LINE:COL: message", in source order.
+ *
+ * Schema (shared/design/interface.md, "Config"):
+ *
+ *   apiVersion: railgate.dev/v1alpha1      required, exactly this
+ *   kind: RailConfig                       required, exactly this
+ *   metadata:                              required
+ *     name: STRING                         required, non-empty
+ *     namespace: STRING                    optional, ignored (ConfigMap/CRD)
+ *     labels: {...}                        optional mapping, ignored
+ *     annotations: {...}                   optional mapping, ignored
+ *   spec:                                  required
+ *     supernets: [CIDR, ...]               required, non-empty, /8 or longer,
+ *                                          no two overlapping
+ *     computenet:                          required
+ *       uplink: IFNAME | auto              required (see below)
+ *       gateway: IPV4                      required, outside every supernet
+ *       gatewayMAC: MAC                    optional, unicast
+ *       frontend: [CIDR, ...]              optional, overlapping neither a
+ *                                          supernet nor each other
+ *     rails:                               required, 1..RG_MAX_RAILS entries
+ *       - name: NAME                       required, [a-z0-9-], starts and ends
+ *                                          alphanumeric, < RG_RAIL_NAME_LEN
+ *         subnet: CIDR                     required, inside a supernet, at most
+ *                                          /30, overlapping no other rail
+ *         gateway: IPV4                    required, a host of subnet
+ *         representors: [IFNAME|GLOB, ...] required, non-empty, each name or
+ *                                          glob in one rail only
+ *         vlan: 1..4094                    optional, default none (-1)
+ *         mtu: 68..65535                   optional, default 0 (not checked)
+ *     datapath:                            optional
+ *       mode: auto|xdp|xdp-generic|tc      default auto
+ *       antiSpoof: true|false              default true (YAML 1.2 booleans
+ *                                          only: "yes"/"on" are refused)
+ *     nodes:                               optional (per-node daemon)
+ *       - name: NODE                       required, unique
+ *         uplink: IFNAME | auto            optional override
+ *         gateway: IPV4                    optional override
+ *         gatewayMAC: MAC                  optional override
+ *
+ * Two additions to interface.md, for `railgate run` as a DaemonSet where
+ * one ConfigMap serves every node:
+ *   - computenet.uplink: auto discovers the uplink as the interface that
+ *     routes to computenet.gateway (cfg->computenet.uplink_discover = true,
+ *     uplink = "").
+ *   - spec.nodes lists per-node overrides, applied by
+ *     rg_config_apply_node(cfg, NODE_NAME).  A node overriding the gateway
+ *     without a gatewayMAC drops the global gatewayMAC: it belonged to the
+ *     other gateway, and a stale MAC would black-hole every cross-rail frame.
+ *
+ * Every key at every level is checked against the schema: an unknown key
+ * is an error, because a typo ("represntors") silently ignored is a rail
+ * with no interfaces.  Parsing goes on after an error so that one run
+ * reports everything; the semantic checks (overlaps, containment) only use
+ * the values that parsed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "config.h"
+
+#define RG_CONFIG_API_VERSION "railgate.dev/v1alpha1"
+#define RG_CONFIG_KIND        "RailConfig"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+enum {
+	VLAN_MIN             = 1,
+	VLAN_MAX             = 4094,
+	MTU_MIN              = 68,      /* IPv4 minimum, RFC 791 */
+	MTU_MAX              = 65535,
+	SUPERNET_MIN_PREFIX  = RG_ZONE_MIN_PREFIX,
+	RAIL_MAX_PREFIX      = 30,      /* network, gateway, a host, broadcast */
+	K8S_NODE_NAME_MAX    = 253,     /* a DNS subdomain */
+	MAX_KEYS_PER_MAPPING = 8,
+	CONFIG_MAX_BYTES     = 4 << 20, /* a config is a few KiB; refuse a log file */
+	SHOWN_SCALAR_MAX     = 48,      /* longer values are cut in messages */
+};
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+static void diags_push(struct rg_diags *d, char *msg)
+{
+	char **grown;
+
+	if (!msg)
+		return;
+	grown = realloc(d->msgs, (d->count + 1) * sizeof(*d->msgs));
+	if (!grown) {
+		free(msg);
+		return;
+	}
+	d->msgs = grown;
+	d->msgs[d->count++] = msg;
+}
+
+void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
+		  const char *fmt, ...)
+{
+	char *text, *msg;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (asprintf(&msg, "%s:%u:%u: %s", file, pos.line, pos.col, text) < 0)
+		msg = NULL;
+	free(text);
+	diags_push(d, msg);
+}
+
+void rg_diags_free(struct rg_diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->count; i++)
+		free(d->msgs[i]);
+	free(d->msgs);
+	d->msgs = NULL;
+	d->count = 0;
+}
+
+/* ---- parser state ------------------------------------------------------ */
+
+/* An error found while parsing; sorted into source order before output. */
+struct pending_error {
+	struct rg_pos pos;
+	size_t seq;
+	char *msg;
+};
+
+/* Where each parsed value came from, for the cross-field checks.  Arrays
+ * run parallel to the ones in struct rg_config; NULL = missing or invalid. */
+struct rail_source {
+	const yaml_node_t *map;
+	const yaml_node_t *name;
+	const yaml_node_t *subnet;
+	const yaml_node_t *gateway;
+	const yaml_node_t **representors;
+};
+
+struct node_source {
+	const yaml_node_t *name;
+	const yaml_node_t *gateway;
+};
+
+struct parser {
+	const char *file;
+	yaml_document_t *doc;
+	struct rg_config *cfg;
+
+	const yaml_node_t **supernet_nodes;
+	bool supernets_complete;        /* every entry parsed: containment is decidable */
+	const yaml_node_t **frontend_nodes;
+	const yaml_node_t *gateway_node;
+	struct rail_source *rails;
+	struct node_source *nodes;
+
+	struct pending_error *errors;
+	size_t n_errors;
+	bool oom;
+};
+
+static void error_at(struct parser *p, struct rg_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void error_at(struct parser *p, struct rg_pos pos, const char *fmt, ...)
+{
+	struct pending_error *grown;
+	char *msg;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		p->oom = true;
+		return;
+	}
+	grown = realloc(p->errors, (p->n_errors + 1) * sizeof(*grown));
+	if (!grown) {
+		free(msg);
+		p->oom = true;
+		return;
+	}
+	p->errors = grown;
+	p->errors[p->n_errors] = (struct pending_error){ pos, p->n_errors, msg };
+	p->n_errors++;
+}
+
+static struct rg_pos node_pos(const yaml_node_t *n)
+{
+	return (struct rg_pos){ (unsigned)n->start_mark.line + 1,
+				(unsigned)n->start_mark.column + 1 };
+}
+
+#define error_node(p, node, ...) error_at((p), node_pos(node), __VA_ARGS__)
+
+static void *parser_calloc(struct parser *p, size_t n, size_t size)
+{
+	void *mem = calloc(n ? n : 1, size);
+
+	if (!mem)
+		p->oom = true;
+	return mem;
+}
+
+static int compare_errors(const void *a, const void *b)
+{
+	const struct pending_error *x = a, *y = b;
+
+	if (x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	if (x->pos.col != y->pos.col)
+		return x->pos.col < y->pos.col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void flush_errors(struct parser *p, struct rg_diags *diags)
+{
+	size_t i;
+
+	qsort(p->errors, p->n_errors, sizeof(*p->errors), compare_errors);
+	for (i = 0; i < p->n_errors; i++) {
+		rg_diags_add(diags, p->file, p->errors[i].pos, "%s", p->errors[i].msg);
+		free(p->errors[i].msg);
+	}
+	free(p->errors);
+	p->errors = NULL;
+	p->n_errors = 0;
+}
+
+/* ---- formatting ------------------------------------------------------- */
+
+struct addr_text {
+	char s[sizeof("255.255.255.255/32")];
+};
+
+static struct addr_text ipv4_text(uint32_t a)
+{
+	struct addr_text t;
+
+	snprintf(t.s, sizeof(t.s), "%u.%u.%u.%u",
+		 a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
+	return t;
+}
+
+static struct addr_text cidr_text(struct rg_cidr c)
+{
+	struct addr_text t = ipv4_text(c.addr);
+	size_t used = strlen(t.s);
+
+	snprintf(t.s + used, sizeof(t.s) - used, "/%u", c.len);
+	return t;
+}
+
+static uint32_t prefix_mask(uint8_t len)
+{
+	return len ? ~0u << (32 - len) : 0;
+}
+
+/* ---- YAML nodes -------------------------------------------------------- */
+
+static const yaml_node_t *doc_node(const struct parser *p, int id)
+{
+	return yaml_document_get_node(p->doc, id);
+}
+
+static bool is_plain(const yaml_node_t *n)
+{
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+static const char *scalar_value(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+/* `key:`, `key: ~` and `key: null` are YAML nulls, not empty strings. */
+static bool is_null(const yaml_node_t *n)
+{
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+	size_t i;
+
+	if (!is_plain(n))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(nulls); i++)
+		if (!strcmp(scalar_value(n), nulls[i]))
+			return true;
+	return false;
+}
+
+/* What a node is, for "X must be a list, got ..." messages. */
+struct node_text {
+	char s[SHOWN_SCALAR_MAX + 32];
+};
+
+static struct node_text describe(const yaml_node_t *n)
+{
+	struct node_text t;
+
+	switch (n->type) {
+	case YAML_MAPPING_NODE:
+		snprintf(t.s, sizeof(t.s), "a mapping");
+		break;
+	case YAML_SEQUENCE_NODE:
+		snprintf(t.s, sizeof(t.s), "a list");
+		break;
+	default:
+		if (is_null(n))
+			snprintf(t.s, sizeof(t.s), "an empty value");
+		else if (n->data.scalar.length > SHOWN_SCALAR_MAX)
+			snprintf(t.s, sizeof(t.s), "'%.*s...'", SHOWN_SCALAR_MAX,
+				 scalar_value(n));
+		else
+			snprintf(t.s, sizeof(t.s), "'%s'", scalar_value(n));
+		break;
+	}
+	return t;
+}
+
+static const char *type_name(yaml_node_type_t type)
+{
+	switch (type) {
+	case YAML_MAPPING_NODE:  return "a mapping";
+	case YAML_SEQUENCE_NODE: return "a list";
+	default:                 return "a string";
+	}
+}
+
+/* label is how the message names the value: "'supernets'", "the config". */
+static bool expect_type(struct parser *p, const yaml_node_t *n,
+			yaml_node_type_t type, const char *label)
+{
+	bool ok = n->type == type && !(type == YAML_SCALAR_NODE && is_null(n));
+
+	if (!ok)
+		error_node(p, n, "%s must be %s, got %s", label, type_name(type),
+			   describe(n).s);
+	return ok;
+}
+
+/* A non-null scalar as a C string, or NULL after reporting why not. */
+static const char *expect_string(struct parser *p, const yaml_node_t *n,
+				 const char *label)
+{
+	if (!expect_type(p, n, YAML_SCALAR_NODE, label))
+		return NULL;
+	if (strlen(scalar_value(n)) != n->data.scalar.length) {
+		error_node(p, n, "%s contains a NUL character", label);
+		return NULL;
+	}
+	return scalar_value(n);
+}
+
+static void quote_key(char *buf, size_t len, const char *key)
+{
+	snprintf(buf, len, "'%s'", key);
+}
+
+static void entry_label(char *buf, size_t len, const char *list)
+{
+	snprintf(buf, len, "each entry of '%s'", list);
+}
+
+/* ---- mappings against a schema ---------------------------------------- */
+
+struct key_spec {
+	const char *name;
+	bool required;
+};
+
+/*
+ * Match the keys of a mapping against keys[]: values[i] gets the value of
+ * keys[i].name, or NULL.  Unknown, duplicate and non-string keys and
+ * missing required ones are errors.  `where` completes "unknown key 'x' ...":
+ * "in rail", "at the top level".
+ */
+static void collect_keys(struct parser *p, const yaml_node_t *map,
+			 const char *where, const struct key_spec *keys,
+			 size_t n_keys, const yaml_node_t **values)
+{
+	const yaml_node_t *key_nodes[MAX_KEYS_PER_MAPPING] = { 0 };
+	char expected[256] = "";
+	yaml_node_pair_t *pair;
+	size_t i, used = 0;
+
+	for (i = 0; i < n_keys && i < MAX_KEYS_PER_MAPPING; i++) {
+		values[i] = NULL;
+		used += snprintf(expected + used, sizeof(expected) - used, "%s%s",
+				 i ? ", " : "", keys[i].name);
+		if (used >= sizeof(expected))
+			used = sizeof(expected) - 1;
+	}
+
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		const yaml_node_t *key = doc_node(p, pair->key);
+		const yaml_node_t *value = doc_node(p, pair->value);
+
+		if (key->type != YAML_SCALAR_NODE) {
+			error_node(p, key, "keys must be strings, got %s %s",
+				   describe(key).s, where);
+			continue;
+		}
+		for (i = 0; i < n_keys; i++)
+			if (!strcmp(scalar_value(key), keys[i].name))
+				break;
+		if (i == n_keys) {
+			error_node(p, key, "unknown key '%s' %s (expected one of: %s)",
+				   scalar_value(key), where, expected);
+		} else if (key_nodes[i]) {
+			error_node(p, key, "duplicate key '%s' %s (first at line %u)",
+				   keys[i].name, where, node_pos(key_nodes[i]).line);
+		} else {
+			key_nodes[i] = key;
+			values[i] = value;
+		}
+	}
+
+	for (i = 0; i < n_keys; i++)
+		if (keys[i].required && !key_nodes[i])
+			error_node(p, map, "missing required key '%s' %s",
+				   keys[i].name, where);
+}
+
+/* ---- typed values ------------------------------------------------------ */
+
+/* "10.0.0.0/33": an address and a number, but a length beyond /32. */
+static bool prefix_length_too_long(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+	char addr[sizeof("255.255.255.255")];
+	uint32_t unused;
+	size_t len;
+
+	if (!slash || (size_t)(slash - s) >= sizeof(addr) || !slash[1])
+		return false;
+	len = (size_t)(slash - s);
+	memcpy(addr, s, len);
+	addr[len] = '\0';
+	if (rg_ipv4_parse(addr, &unused))
+		return false;
+	return strspn(slash + 1, "0123456789") == strlen(slash + 1);
+}
+
+static bool parse_cidr_node(struct parser *p, const yaml_node_t *n,
+			    const char *label, struct rg_cidr *out)
+{
+	const char *s = expect_string(p, n, label);
+	struct rg_cidr network;
+
+	if (!s)
+		return false;
+	if (!rg_cidr_parse(s, out, false))
+		return true;
+	if (!rg_cidr_parse(s, &network, true))
+		error_node(p, n, "%s has host bits set; did you mean %s?", s,
+			   cidr_text(network).s);
+	else if (prefix_length_too_long(s))
+		error_node(p, n, "prefix length of %s is out of range 0..32", s);
+	else
+		error_node(p, n, "invalid CIDR '%s' (expected A.B.C.D/LEN, such as 10.0.0.0/16)",
+			   s);
+	return false;
+}
+
+static bool parse_ipv4_node(struct parser *p, const yaml_node_t *n,
+			    const char *label, uint32_t *out)
+{
+	const char *s = expect_string(p, n, label);
+
+	if (!s)
+		return false;
+	if (rg_ipv4_parse(s, out)) {
+		error_node(p, n, "invalid IPv4 address '%s' (expected A.B.C.D)", s);
+		return false;
+	}
+	return true;
+}
+
+/* A gateway MAC: frames are unicast to it, so multicast or zero is a typo. */
+static bool parse_gateway_mac_node(struct parser *p, const yaml_node_t *n,
+				   const char *label, uint8_t mac[6])
+{
+	static const uint8_t zero[6];
+	const char *s = expect_string(p, n, label);
+
+	if (!s)
+		return false;
+	if (rg_mac_parse(s, mac)) {
+		error_node(p, n, "invalid MAC address '%s' (expected six hex pairs such as 0c:42:a1:00:00:01)",
+			   s);
+		return false;
+	}
+	if (mac[0] & 1) {
+		error_node(p, n, "gatewayMAC %s is a multicast address; the gateway needs a unicast MAC",
+			   s);
+		return false;
+	}
+	if (!memcmp(mac, zero, sizeof(zero))) {
+		error_node(p, n, "gatewayMAC %s is the zero address", s);
+		return false;
+	}
+	return true;
+}
+
+/* An integer in [min, max]: a plain scalar of decimal digits (YAML's 0x,
+ * 0o, 1_000 forms are refused: a VLAN id is written in decimal). */
+static bool parse_int_node(struct parser *p, const yaml_node_t *n,
+			   const char *key, long min, long max, int *out)
+{
+	const char *s, *digits;
+	char label[64];
+	long value;
+	size_t n_digits;
+
+	quote_key(label, sizeof(label), key);
+	s = expect_string(p, n, label);
+	if (!s)
+		return false;
+	digits = s[0] == '-' ? s + 1 : s;
+	n_digits = strspn(digits, "0123456789");
+	if (!is_plain(n) || n_digits == 0 || digits[n_digits] != '\0') {
+		error_node(p, n, "%s must be an integer, got %s", label,
+			   describe(n).s);
+		return false;
+	}
+	/* More digits than any valid value has: out of range, no overflow. */
+	value = n_digits > 9 ? max + 1 : strtol(s, NULL, 10);
+	if (value < min || value > max) {
+		error_node(p, n, "%s %s is out of range %ld..%ld", key, s, min, max);
+		return false;
+	}
+	*out = (int)value;
+	return true;
+}
+
+/* YAML 1.2 core booleans only: YAML 1.1's yes/no/on/off are the Norway
+ * problem, and a quoted "true" is a string. */
+static bool parse_bool_node(struct parser *p, const yaml_node_t *n,
+			    const char *key, bool *out)
+{
+	static const char *const truths[] = { "true", "True", "TRUE" };
+	static const char *const falsehoods[] = { "false", "False", "FALSE" };
+	size_t i;
+
+	if (is_plain(n)) {
+		for (i = 0; i < ARRAY_SIZE(truths); i++) {
+			if (!strcmp(scalar_value(n), truths[i])) {
+				*out = true;
+				return true;
+			}
+			if (!strcmp(scalar_value(n), falsehoods[i])) {
+				*out = false;
+				return true;
+			}
+		}
+	}
+	error_node(p, n, "'%s' must be true or false, got %s", key, describe(n).s);
+	return false;
+}
+
+/*
+ * An interface name or a shell glob over interface names: what the kernel's
+ * dev_valid_name() accepts (1..IFNAMSIZ-1 bytes, no '/', ':' or
+ * whitespace, not "." or "..").
+ */
+static bool check_ifname(struct parser *p, const yaml_node_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0) {
+		error_node(p, n, "interface name must not be empty");
+		return false;
+	}
+	if (len >= IF_NAMESIZE) {
+		error_node(p, n, "interface name '%s' is too long (%zu characters, at most %d)",
+			   s, len, IF_NAMESIZE - 1);
+		return false;
+	}
+	if (strpbrk(s, "/: \t\n\r\v\f") || !strcmp(s, ".") || !strcmp(s, "..")) {
+		error_node(p, n, "invalid interface name '%s' (no '/', ':' or whitespace)", s);
+		return false;
+	}
+	return true;
+}
+
+static bool is_lower_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* A Kubernetes-style name (RFC 1123 label, shorter than RG_RAIL_NAME_LEN):
+ * it becomes a metrics label and a map value. */
+static bool check_rail_name(struct parser *p, const yaml_node_t *n, const char *s)
+{
+	size_t i, len = strlen(s);
+
+	if (len == 0) {
+		error_node(p, n, "rail name must not be empty");
+		return false;
+	}
+	if (len >= RG_RAIL_NAME_LEN) {
+		error_node(p, n, "rail name '%s' is too long (%zu characters, at most %d)",
+			   s, len, RG_RAIL_NAME_LEN - 1);
+		return false;
+	}
+	for (i = 0; i < len; i++)
+		if (!is_lower_alnum(s[i]) && s[i] != '-')
+			break;
+	if (i < len || s[0] == '-' || s[len - 1] == '-') {
+		error_node(p, n, "rail name '%s' is invalid: use lowercase letters, digits and '-', starting and ending with a letter or digit",
+			   s);
+		return false;
+	}
+	return true;
+}
+
+/* Kubernetes node names are DNS subdomains; NODE_NAME never has capitals,
+ * so a name with one would silently never match. */
+static bool check_node_name(struct parser *p, const yaml_node_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len == 0) {
+		error_node(p, n, "node name must not be empty");
+		return false;
+	}
+	if (len > K8S_NODE_NAME_MAX) {
+		error_node(p, n, "node name is too long (%zu characters, at most %d)",
+			   len, K8S_NODE_NAME_MAX);
+		return false;
+	}
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-.") != len) {
+		error_node(p, n, "node name '%s' is invalid: Kubernetes node names are lowercase letters, digits, '-' and '.'",
+			   s);
+		return false;
+	}
+	return true;
+}
+
+/* ---- lists ------------------------------------------------------------- */
+
+static size_t list_length(const yaml_node_t *list)
+{
+	return (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
+}
+
+static const yaml_node_t *list_item(const struct parser *p,
+				    const yaml_node_t *list, size_t i)
+{
+	return doc_node(p, list->data.sequence.items.start[i]);
+}
+
+/* A list of the right type, non-empty when asked; false after reporting. */
+static bool expect_list(struct parser *p, const yaml_node_t *n, const char *key,
+			bool non_empty)
+{
+	char label[64];
+
+	quote_key(label, sizeof(label), key);
+	if (!expect_type(p, n, YAML_SEQUENCE_NODE, label))
+		return false;
+	if (non_empty && list_length(n) == 0) {
+		error_node(p, n, "%s must not be empty", label);
+		return false;
+	}
+	return true;
+}
+
+/* A list of CIDRs; the ones that parse are kept, with their nodes.
+ * Returns true when every entry parsed. */
+static bool parse_cidr_list(struct parser *p, const yaml_node_t *list,
+			    const char *key, struct rg_cidr **out, size_t *count,
+			    const yaml_node_t ***nodes)
+{
+	size_t i, n = list_length(list);
+	bool all_ok = true;
+	char label[64];
+
+	entry_label(label, sizeof(label), key);
+	*out = parser_calloc(p, n, sizeof(**out));
+	*nodes = parser_calloc(p, n, sizeof(**nodes));
+	if (!*out || !*nodes)
+		return false;
+	for (i = 0; i < n; i++) {
+		const yaml_node_t *item = list_item(p, list, i);
+
+		if (parse_cidr_node(p, item, label, &(*out)[*count]))
+			(*nodes)[(*count)++] = item;
+		else
+			all_ok = false;
+	}
+	return all_ok;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+enum metadata_key { META_NAME, META_NAMESPACE, META_LABELS, META_ANNOTATIONS, META_NKEYS };
+static const struct key_spec metadata_keys[META_NKEYS] = {
+	[META_NAME]        = { "name", true },
+	[META_NAMESPACE]   = { "namespace", false },
+	[META_LABELS]      = { "labels", false },
+	[META_ANNOTATIONS] = { "annotations", false },
+};
+
+static void parse_metadata(struct parser *p, const yaml_node_t *map)
+{
+	const yaml_node_t *v[META_NKEYS];
+	const char *name;
+
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "'metadata'"))
+		return;
+	collect_keys(p, map, "in metadata", metadata_keys, META_NKEYS, v);
+
+	if (v[META_NAME] && (name = expect_string(p, v[META_NAME], "'name'"))) {
+		if (!name[0])
+			error_node(p, v[META_NAME], "metadata.name must not be empty");
+		else if (strlen(name) >= sizeof(p->cfg->name))
+			error_node(p, v[META_NAME], "metadata.name is too long (at most %zu characters)",
+				   sizeof(p->cfg->name) - 1);
+		else
+			strcpy(p->cfg->name, name);
+	}
+	if (v[META_NAMESPACE])
+		expect_string(p, v[META_NAMESPACE], "'namespace'");
+	if (v[META_LABELS])
+		expect_type(p, v[META_LABELS], YAML_MAPPING_NODE, "'labels'");
+	if (v[META_ANNOTATIONS])
+		expect_type(p, v[META_ANNOTATIONS], YAML_MAPPING_NODE, "'annotations'");
+}
+
+/* "auto" or an interface name into a char[IF_NAMESIZE]. */
+static bool parse_uplink_node(struct parser *p, const yaml_node_t *n,
+			      char uplink[IF_NAMESIZE], bool *discover)
+{
+	const char *s = expect_string(p, n, "'uplink'");
+
+	if (!s)
+		return false;
+	if (!strcmp(s, "auto")) {
+		uplink[0] = '\0';
+		*discover = true;
+		return true;
+	}
+	if (!check_ifname(p, n, s))
+		return false;
+	strcpy(uplink, s);
+	*discover = false;
+	return true;
+}
+
+enum computenet_key { CN_UPLINK, CN_GATEWAY, CN_GATEWAY_MAC, CN_FRONTEND, CN_NKEYS };
+static const struct key_spec computenet_keys[CN_NKEYS] = {
+	[CN_UPLINK]      = { "uplink", true },
+	[CN_GATEWAY]     = { "gateway", true },
+	[CN_GATEWAY_MAC] = { "gatewayMAC", false },
+	[CN_FRONTEND]    = { "frontend", false },
+};
+
+static void parse_computenet(struct parser *p, const yaml_node_t *map)
+{
+	typeof(p->cfg->computenet) *cn = &p->cfg->computenet;
+	const yaml_node_t *v[CN_NKEYS];
+
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "'computenet'"))
+		return;
+	collect_keys(p, map, "in computenet", computenet_keys, CN_NKEYS, v);
+
+	if (v[CN_UPLINK])
+		parse_uplink_node(p, v[CN_UPLINK], cn->uplink, &cn->uplink_discover);
+	if (v[CN_GATEWAY] && parse_ipv4_node(p, v[CN_GATEWAY], "'gateway'", &cn->gateway))
+		p->gateway_node = v[CN_GATEWAY];
+	if (v[CN_GATEWAY_MAC])
+		cn->has_gateway_mac = parse_gateway_mac_node(p, v[CN_GATEWAY_MAC],
+							     "'gatewayMAC'", cn->gateway_mac);
+	if (v[CN_FRONTEND] && expect_list(p, v[CN_FRONTEND], "frontend", false))
+		parse_cidr_list(p, v[CN_FRONTEND], "frontend", &cn->frontend,
+				&cn->n_frontend, &p->frontend_nodes);
+}
+
+static void parse_representors(struct parser *p, const yaml_node_t *list,
+			       struct rg_config_rail *rail, struct rail_source *src)
+{
+	size_t i, n = list_length(list);
+	char label[64];
+
+	entry_label(label, sizeof(label), "representors");
+	rail->representors = parser_calloc(p, n, sizeof(*rail->representors));
+	src->representors = parser_calloc(p, n, sizeof(*src->representors));
+	if (!rail->representors || !src->representors)
+		return;
+	for (i = 0; i < n; i++) {
+		const yaml_node_t *item = list_item(p, list, i);
+		const char *s = expect_string(p, item, label);
+		char *copy;
+
+		if (!s || !check_ifname(p, item, s))
+			continue;
+		copy = strdup(s);
+		if (!copy) {
+			p->oom = true;
+			return;
+		}
+		src->representors[rail->n_representors] = item;
+		rail->representors[rail->n_representors++] = copy;
+	}
+}
+
+enum rail_key { RAIL_NAME, RAIL_SUBNET, RAIL_GATEWAY, RAIL_REPRESENTORS,
+		RAIL_VLAN, RAIL_MTU, RAIL_NKEYS };
+static const struct key_spec rail_keys[RAIL_NKEYS] = {
+	[RAIL_NAME]         = { "name", true },
+	[RAIL_SUBNET]       = { "subnet", true },
+	[RAIL_GATEWAY]      = { "gateway", true },
+	[RAIL_REPRESENTORS] = { "representors", true },
+	[RAIL_VLAN]         = { "vlan", false },
+	[RAIL_MTU]          = { "mtu", false },
+};
+
+static void parse_rail(struct parser *p, const yaml_node_t *map,
+		       struct rg_config_rail *rail, struct rail_source *src)
+{
+	const yaml_node_t *v[RAIL_NKEYS];
+	const char *s;
+
+	rail->vlan = -1;
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "each entry of 'rails'"))
+		return;
+	src->map = map;
+	rail->pos = node_pos(map);
+	collect_keys(p, map, "in rail", rail_keys, RAIL_NKEYS, v);
+
+	if (v[RAIL_NAME] && (s = expect_string(p, v[RAIL_NAME], "'name'")) &&
+	    check_rail_name(p, v[RAIL_NAME], s)) {
+		strcpy(rail->name, s);
+		src->name = v[RAIL_NAME];
+	}
+	if (v[RAIL_SUBNET] && parse_cidr_node(p, v[RAIL_SUBNET], "'subnet'", &rail->subnet)) {
+		if (rail->subnet.len > RAIL_MAX_PREFIX)
+			error_node(p, v[RAIL_SUBNET], "rail subnet %s is too small (prefix length at most /%d: network, gateway, a pod, broadcast)",
+				   cidr_text(rail->subnet).s, RAIL_MAX_PREFIX);
+		else
+			src->subnet = v[RAIL_SUBNET];
+	}
+	if (v[RAIL_GATEWAY] && parse_ipv4_node(p, v[RAIL_GATEWAY], "'gateway'", &rail->gateway))
+		src->gateway = v[RAIL_GATEWAY];
+	if (v[RAIL_REPRESENTORS] && expect_list(p, v[RAIL_REPRESENTORS], "representors", true))
+		parse_representors(p, v[RAIL_REPRESENTORS], rail, src);
+	if (v[RAIL_VLAN])
+		parse_int_node(p, v[RAIL_VLAN], "vlan", VLAN_MIN, VLAN_MAX, &rail->vlan);
+	if (v[RAIL_MTU])
+		parse_int_node(p, v[RAIL_MTU], "mtu", MTU_MIN, MTU_MAX, &rail->mtu);
+}
+
+static void parse_rails(struct parser *p, const yaml_node_t *list)
+{
+	size_t i, n;
+
+	if (!expect_list(p, list, "rails", true))
+		return;
+	n = list_length(list);
+	if (n > RG_MAX_RAILS)
+		error_node(p, list, "too many rails (%zu, at most %d)", n, RG_MAX_RAILS);
+	p->cfg->rails = parser_calloc(p, n, sizeof(*p->cfg->rails));
+	p->rails = parser_calloc(p, n, sizeof(*p->rails));
+	if (!p->cfg->rails || !p->rails)
+		return;
+	p->cfg->n_rails = n;
+	for (i = 0; i < n; i++)
+		parse_rail(p, list_item(p, list, i), &p->cfg->rails[i], &p->rails[i]);
+}
+
+static const char *const mode_names[] = {
+	[RG_CONFIG_MODE_AUTO]        = "auto",
+	[RG_CONFIG_MODE_XDP]         = "xdp",
+	[RG_CONFIG_MODE_XDP_GENERIC] = "xdp-generic",
+	[RG_CONFIG_MODE_TC]          = "tc",
+};
+
+const char *rg_config_mode_name(enum rg_config_mode mode)
+{
+	if ((unsigned)mode >= ARRAY_SIZE(mode_names))
+		return "unknown";
+	return mode_names[mode];
+}
+
+enum datapath_key { DP_MODE, DP_ANTI_SPOOF, DP_NKEYS };
+static const struct key_spec datapath_keys[DP_NKEYS] = {
+	[DP_MODE]       = { "mode", false },
+	[DP_ANTI_SPOOF] = { "antiSpoof", false },
+};
+
+static void parse_mode(struct parser *p, const yaml_node_t *n)
+{
+	const char *s = expect_string(p, n, "'mode'");
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < ARRAY_SIZE(mode_names); i++) {
+		if (!strcmp(s, mode_names[i])) {
+			p->cfg->mode = (enum rg_config_mode)i;
+			return;
+		}
+	}
+	error_node(p, n, "unknown datapath mode '%s' (expected one of: auto, xdp, xdp-generic, tc)", s);
+}
+
+static void parse_datapath(struct parser *p, const yaml_node_t *map)
+{
+	const yaml_node_t *v[DP_NKEYS];
+
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "'datapath'"))
+		return;
+	collect_keys(p, map, "in datapath", datapath_keys, DP_NKEYS, v);
+	if (v[DP_MODE])
+		parse_mode(p, v[DP_MODE]);
+	if (v[DP_ANTI_SPOOF])
+		parse_bool_node(p, v[DP_ANTI_SPOOF], "antiSpoof", &p->cfg->anti_spoof);
+}
+
+enum node_key { NODE_NAME, NODE_UPLINK, NODE_GATEWAY, NODE_GATEWAY_MAC, NODE_NKEYS };
+static const struct key_spec node_keys[NODE_NKEYS] = {
+	[NODE_NAME]        = { "name", true },
+	[NODE_UPLINK]      = { "uplink", false },
+	[NODE_GATEWAY]     = { "gateway", false },
+	[NODE_GATEWAY_MAC] = { "gatewayMAC", false },
+};
+
+static void parse_node(struct parser *p, const yaml_node_t *map,
+		       struct rg_config_node *node, struct node_source *src)
+{
+	const yaml_node_t *v[NODE_NKEYS];
+	const char *s;
+	bool discover;
+
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "each entry of 'nodes'"))
+		return;
+	collect_keys(p, map, "in node", node_keys, NODE_NKEYS, v);
+
+	if (v[NODE_NAME] && (s = expect_string(p, v[NODE_NAME], "'name'")) &&
+	    check_node_name(p, v[NODE_NAME], s)) {
+		strcpy(node->name, s);
+		src->name = v[NODE_NAME];
+	}
+	/* "auto" is kept as the word: rg_config_apply_node turns it into
+	 * uplink discovery, "" means "not overridden". */
+	if (v[NODE_UPLINK] && parse_uplink_node(p, v[NODE_UPLINK], node->uplink, &discover) &&
+	    discover)
+		strcpy(node->uplink, "auto");
+	if (v[NODE_GATEWAY] && parse_ipv4_node(p, v[NODE_GATEWAY], "'gateway'", &node->gateway)) {
+		node->has_gateway = true;
+		src->gateway = v[NODE_GATEWAY];
+	}
+	if (v[NODE_GATEWAY_MAC])
+		node->has_gateway_mac = parse_gateway_mac_node(p, v[NODE_GATEWAY_MAC],
+							       "'gatewayMAC'", node->gateway_mac);
+}
+
+static void parse_nodes(struct parser *p, const yaml_node_t *list)
+{
+	size_t i, n;
+
+	if (!expect_list(p, list, "nodes", false))
+		return;
+	n = list_length(list);
+	p->cfg->nodes = parser_calloc(p, n, sizeof(*p->cfg->nodes));
+	p->nodes = parser_calloc(p, n, sizeof(*p->nodes));
+	if (!p->cfg->nodes || !p->nodes)
+		return;
+	p->cfg->n_nodes = n;
+	for (i = 0; i < n; i++)
+		parse_node(p, list_item(p, list, i), &p->cfg->nodes[i], &p->nodes[i]);
+}
+
+enum spec_key { SPEC_SUPERNETS, SPEC_COMPUTENET, SPEC_RAILS, SPEC_DATAPATH,
+		SPEC_NODES, SPEC_NKEYS };
+static const struct key_spec spec_keys[SPEC_NKEYS] = {
+	[SPEC_SUPERNETS]  = { "supernets", true },
+	[SPEC_COMPUTENET] = { "computenet", true },
+	[SPEC_RAILS]      = { "rails", true },
+	[SPEC_DATAPATH]   = { "datapath", false },
+	[SPEC_NODES]      = { "nodes", false },
+};
+
+static void parse_spec(struct parser *p, const yaml_node_t *map)
+{
+	const yaml_node_t *v[SPEC_NKEYS];
+	struct rg_config *c = p->cfg;
+
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "'spec'"))
+		return;
+	collect_keys(p, map, "in spec", spec_keys, SPEC_NKEYS, v);
+
+	if (v[SPEC_SUPERNETS] && expect_list(p, v[SPEC_SUPERNETS], "supernets", true))
+		p->supernets_complete =
+			parse_cidr_list(p, v[SPEC_SUPERNETS], "supernets", &c->supernets,
+					&c->n_supernets, &p->supernet_nodes);
+	if (v[SPEC_COMPUTENET])
+		parse_computenet(p, v[SPEC_COMPUTENET]);
+	if (v[SPEC_RAILS])
+		parse_rails(p, v[SPEC_RAILS]);
+	if (v[SPEC_DATAPATH])
+		parse_datapath(p, v[SPEC_DATAPATH]);
+	if (v[SPEC_NODES])
+		parse_nodes(p, v[SPEC_NODES]);
+}
+
+enum root_key { ROOT_API_VERSION, ROOT_KIND, ROOT_METADATA, ROOT_SPEC, ROOT_NKEYS };
+static const struct key_spec root_keys[ROOT_NKEYS] = {
+	[ROOT_API_VERSION] = { "apiVersion", true },
+	[ROOT_KIND]        = { "kind", true },
+	[ROOT_METADATA]    = { "metadata", true },
+	[ROOT_SPEC]        = { "spec", true },
+};
+
+static void expect_exact(struct parser *p, const yaml_node_t *n, const char *key,
+			 const char *want)
+{
+	char label[64];
+	const char *s;
+
+	quote_key(label, sizeof(label), key);
+	s = expect_string(p, n, label);
+	if (s && strcmp(s, want))
+		error_node(p, n, "%s must be %s, got '%s'", key, want, s);
+}
+
+static void parse_root(struct parser *p, const yaml_node_t *root)
+{
+	const yaml_node_t *v[ROOT_NKEYS];
+
+	if (!expect_type(p, root, YAML_MAPPING_NODE, "the config"))
+		return;
+	collect_keys(p, root, "at the top level", root_keys, ROOT_NKEYS, v);
+	if (v[ROOT_API_VERSION])
+		expect_exact(p, v[ROOT_API_VERSION], "apiVersion", RG_CONFIG_API_VERSION);
+	if (v[ROOT_KIND])
+		expect_exact(p, v[ROOT_KIND], "kind", RG_CONFIG_KIND);
+	if (v[ROOT_METADATA])
+		parse_metadata(p, v[ROOT_METADATA]);
+	if (v[ROOT_SPEC])
+		parse_spec(p, v[ROOT_SPEC]);
+}
+
+/* ---- cross-field checks ------------------------------------------------ */
+
+static void check_supernets(struct parser *p)
+{
+	const struct rg_config *c = p->cfg;
+	size_t i, j;
+
+	for (i = 0; i < c->n_supernets; i++) {
+		if (c->supernets[i].len < SUPERNET_MIN_PREFIX)
+			error_node(p, p->supernet_nodes[i], "supernet %s is too wide (prefix length at least /%d)",
+				   cidr_text(c->supernets[i]).s, SUPERNET_MIN_PREFIX);
+		for (j = 0; j < i; j++)
+			if (rg_cidr_overlaps(c->supernets[i], c->supernets[j]))
+				error_node(p, p->supernet_nodes[i], "supernet %s overlaps supernet %s (line %u)",
+					   cidr_text(c->supernets[i]).s,
+					   cidr_text(c->supernets[j]).s,
+					   node_pos(p->supernet_nodes[j]).line);
+	}
+}
+
+static void check_frontend(struct parser *p)
+{
+	const struct rg_config *c = p->cfg;
+	const struct rg_cidr *fe = c->computenet.frontend;
+	size_t i, j;
+
+	for (i = 0; i < c->computenet.n_frontend; i++) {
+		for (j = 0; j < c->n_supernets; j++)
+			if (rg_cidr_overlaps(fe[i], c->supernets[j]))
+				error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps supernet %s",
+					   cidr_text(fe[i]).s, cidr_text(c->supernets[j]).s);
+		for (j = 0; j < i; j++)
+			if (rg_cidr_overlaps(fe[i], fe[j]))
+				error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps frontend prefix %s (line %u)",
+					   cidr_text(fe[i]).s, cidr_text(fe[j]).s,
+					   node_pos(p->frontend_nodes[j]).line);
+	}
+}
+
+static const struct rg_cidr *supernet_of(const struct rg_config *c, uint32_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_supernets; i++)
+		if (rg_cidr_contains(c->supernets[i], addr))
+			return &c->supernets[i];
+	return NULL;
+}
+
+/* The computenet gateway is reached through the uplink: inside a supernet
+ * it would be a rail address and the datapath would never send there. */
+static void check_computenet_gateway(struct parser *p, const yaml_node_t *n,
+				     uint32_t gateway)
+{
+	const struct rg_cidr *in = supernet_of(p->cfg, gateway);
+	uint8_t first = gateway >> 24;
+
+	if (in)
+		error_node(p, n, "computenet gateway %s is inside supernet %s; it must be outside every supernet",
+			   ipv4_text(gateway).s, cidr_text(*in).s);
+	else if (first == 0 || first == 127 || first >= 224)
+		error_node(p, n, "computenet gateway %s is not a unicast host address",
+			   ipv4_text(gateway).s);
+}
+
+static struct node_text rail_label(const struct rg_config *c, size_t i)
+{
+	struct node_text t;
+
+	if (c->rails[i].name[0])
+		snprintf(t.s, sizeof(t.s), "%s", c->rails[i].name);
+	else
+		snprintf(t.s, sizeof(t.s), "#%zu", i + 1);
+	return t;
+}
+
+static void check_rail_in_supernet(struct parser *p, size_t i)
+{
+	const struct rg_config *c = p->cfg;
+	const struct rg_config_rail *rail = &c->rails[i];
+	char list[256] = "";
+	size_t j, used = 0;
+
+	for (j = 0; j < c->n_supernets; j++)
+		if (rg_cidr_covers(c->supernets[j], rail->subnet))
+			return;
+	if (!p->supernets_complete || !c->n_supernets)
+		return;         /* already reported: nothing to compare with */
+	for (j = 0; j < c->n_supernets && used < sizeof(list); j++)
+		used += snprintf(list + used, sizeof(list) - used, "%s%s",
+				 j ? ", " : "", cidr_text(c->supernets[j]).s);
+	error_node(p, p->rails[i].subnet, "rail %s subnet %s is not inside any supernet (%s)",
+		   rail_label(c, i).s, cidr_text(rail->subnet).s, list);
+}
+
+static void check_rail_gateway(struct parser *p, size_t i)
+{
+	const struct rg_config_rail *rail = &p->cfg->rails[i];
+	const yaml_node_t *n = p->rails[i].gateway;
+	uint32_t host_mask = ~prefix_mask(rail->subnet.len);
+	const char *problem = NULL;
+
+	if (!rg_cidr_contains(rail->subnet, rail->gateway))
+		problem = "is outside its subnet";
+	else if ((rail->gateway & host_mask) == 0)
+		problem = "is the network address of its subnet";
+	else if ((rail->gateway & host_mask) == host_mask)
+		problem = "is the broadcast address of its subnet";
+	if (problem)
+		error_node(p, n, "rail %s gateway %s %s %s", rail_label(p->cfg, i).s,
+			   ipv4_text(rail->gateway).s, problem, cidr_text(rail->subnet).s);
+}
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * Each representor belongs to one rail: the same name or glob twice is an
+ * error, and so is a name in one rail that a glob of another rail matches
+ * (the interface would be claimed by both).
+ */
+static void check_representor(struct parser *p, size_t i, size_t k)
+{
+	const struct rg_config *c = p->cfg;
+	const char *name = c->rails[i].representors[k];
+	const yaml_node_t *at = p->rails[i].representors[k];
+	size_t j, l;
+
+	for (j = 0; j <= i; j++) {
+		const struct rg_config_rail *other = &c->rails[j];
+		size_t end = j == i ? k : other->n_representors;
+
+		for (l = 0; l < end; l++) {
+			const char *prev = other->representors[l];
+			unsigned line = node_pos(p->rails[j].representors[l]).line;
+
+			if (!strcmp(name, prev)) {
+				error_node(p, at, "duplicate representor '%s' (first in rail %s at line %u)",
+					   name, rail_label(c, j).s, line);
+				return;
+			}
+			if (j == i)
+				continue;
+			if ((!is_glob(name) && is_glob(prev) && !fnmatch(prev, name, 0)) ||
+			    (is_glob(name) && !is_glob(prev) && !fnmatch(name, prev, 0))) {
+				error_node(p, at, "representor '%s' of rail %s also matches '%s' of rail %s (line %u)",
+					   name, rail_label(c, i).s, prev, rail_label(c, j).s, line);
+				return;
+			}
+		}
+	}
+}
+
+static void check_rails(struct parser *p)
+{
+	const struct rg_config *c = p->cfg;
+	size_t i, j, k;
+
+	for (i = 0; i < c->n_rails; i++) {
+		const struct rail_source *src = &p->rails[i];
+
+		if (src->name)
+			for (j = 0; j < i; j++)
+				if (p->rails[j].name && !strcmp(c->rails[i].name, c->rails[j].name)) {
+					error_node(p, src->name, "duplicate rail name '%s' (first at line %u)",
+						   c->rails[i].name, node_pos(p->rails[j].name).line);
+					break;
+				}
+		if (src->subnet) {
+			check_rail_in_supernet(p, i);
+			for (j = 0; j < i; j++)
+				if (p->rails[j].subnet &&
+				    rg_cidr_overlaps(c->rails[i].subnet, c->rails[j].subnet)) {
+					error_node(p, src->subnet, "rail %s subnet %s overlaps rail %s subnet %s",
+						   rail_label(c, i).s, cidr_text(c->rails[i].subnet).s,
+						   rail_label(c, j).s, cidr_text(c->rails[j].subnet).s);
+					break;
+				}
+		}
+		if (src->subnet && src->gateway)
+			check_rail_gateway(p, i);
+		for (k = 0; k < c->rails[i].n_representors; k++)
+			check_representor(p, i, k);
+	}
+}
+
+static void check_nodes(struct parser *p)
+{
+	const struct rg_config *c = p->cfg;
+	size_t i, j;
+
+	for (i = 0; i < c->n_nodes; i++) {
+		if (p->nodes[i].name)
+			for (j = 0; j < i; j++)
+				if (p->nodes[j].name && !strcmp(c->nodes[i].name, c->nodes[j].name)) {
+					error_node(p, p->nodes[i].name, "duplicate node name '%s' (first at line %u)",
+						   c->nodes[i].name, node_pos(p->nodes[j].name).line);
+					break;
+				}
+		if (p->nodes[i].gateway)
+			check_computenet_gateway(p, p->nodes[i].gateway, c->nodes[i].gateway);
+	}
+}
+
+static void check_config(struct parser *p)
+{
+	check_supernets(p);
+	check_frontend(p);
+	if (p->gateway_node)
+		check_computenet_gateway(p, p->gateway_node, p->cfg->computenet.gateway);
+	if (p->rails)
+		check_rails(p);
+	if (p->nodes)
+		check_nodes(p);
+}
+
+/* ---- entry points ------------------------------------------------------ */
+
+static void report_yaml_error(struct parser *p, const yaml_parser_t *yp)
+{
+	struct rg_pos pos = { (unsigned)yp->problem_mark.line + 1,
+			      (unsigned)yp->problem_mark.column + 1 };
+
+	if (yp->error == YAML_MEMORY_ERROR) {
+		p->oom = true;
+		return;
+	}
+	if (yp->error == YAML_READER_ERROR) {
+		/* The reader has no line yet, only a byte offset. */
+		error_at(p, (struct rg_pos){ 1, 1 }, "YAML syntax error: %s at byte %zu",
+			 yp->problem ? yp->problem : "unreadable input", yp->problem_offset);
+		return;
+	}
+	if (yp->context)
+		error_at(p, pos, "YAML syntax error: %s (%s at line %zu, column %zu)",
+			 yp->problem ? yp->problem : "invalid YAML", yp->context,
+			 yp->context_mark.line + 1, yp->context_mark.column + 1);
+	else
+		error_at(p, pos, "YAML syntax error: %s",
+			 yp->problem ? yp->problem : "invalid YAML");
+}
+
+/* A config is one document; a second one ("---" and more) is a mistake
+ * (two configs pasted together), not something to ignore. */
+static void check_single_document(struct parser *p, yaml_parser_t *yp)
+{
+	yaml_document_t next;
+	yaml_node_t *root;
+
+	if (!yaml_parser_load(yp, &next)) {
+		report_yaml_error(p, yp);
+		return;
+	}
+	root = yaml_document_get_root_node(&next);
+	if (root)
+		error_at(p, node_pos(root), "only one YAML document is allowed in a config");
+	yaml_document_delete(&next);
+}
+
+static void parse_document(struct parser *p, yaml_parser_t *yp)
+{
+	yaml_document_t doc;
+	yaml_node_t *root;
+
+	if (!yaml_parser_load(yp, &doc)) {
+		report_yaml_error(p, yp);
+		return;
+	}
+	p->doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		error_at(p, (struct rg_pos){ 1, 1 }, "the config is empty (expected a %s object)",
+			 RG_CONFIG_KIND);
+	} else {
+		parse_root(p, root);
+		check_config(p);
+		check_single_document(p, yp);
+	}
+	p->doc = NULL;
+	yaml_document_delete(&doc);
+}
+
+static void free_sources(struct parser *p)
+{
+	size_t i;
+
+	if (p->rails)
+		for (i = 0; i < p->cfg->n_rails; i++)
+			free(p->rails[i].representors);
+	free(p->rails);
+	free(p->nodes);
+	free(p->supernet_nodes);
+	free(p->frontend_nodes);
+}
+
+int rg_config_parse(const char *name, const char *yaml, size_t len,
+		    struct rg_config *cfg, struct rg_diags *diags)
+{
+	struct rg_config c = { .anti_spoof = true, .mode = RG_CONFIG_MODE_AUTO };
+	struct parser p = { .file = name ? name : "<config>", .cfg = &c };
+	yaml_parser_t yp;
+	int ret = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	c.path = strdup(p.file);
+	if (!c.path || !yaml_parser_initialize(&yp)) {
+		p.oom = true;
+	} else {
+		yaml_parser_set_input_string(&yp, (const unsigned char *)yaml, len);
+		parse_document(&p, &yp);
+		yaml_parser_delete(&yp);
+	}
+	free_sources(&p);
+
+	if (p.n_errors)
+		ret = -1;
+	flush_errors(&p, diags);
+	if (p.oom) {
+		/* Errors may be missing: say so rather than pass a config. */
+		rg_diags_add(diags, p.file, (struct rg_pos){ 1, 1 }, "out of memory");
+		ret = -ENOMEM;
+	}
+	if (ret) {
+		rg_config_free(&c);
+		return ret;
+	}
+	*cfg = c;
+	return 0;
+}
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	char *buf = NULL, *grown;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (!buf || used == cap) {
+			if (buf)
+				cap *= 2;
+			if (cap > CONFIG_MAX_BYTES) {
+				err = -EFBIG;
+				break;
+			}
+			grown = realloc(buf, cap);
+			if (!grown) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = grown;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	*len = used;
+	return 0;
+}
+
+int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *diags)
+{
+	char *text = NULL, *msg;
+	size_t len = 0;
+	int err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	err = read_file(path, &text, &len);
+	if (err) {
+		if (asprintf(&msg, "%s: cannot read: %s", path, strerror(-err)) < 0)
+			msg = NULL;
+		diags_push(diags, msg);
+		return err;
+	}
+	err = rg_config_parse(path, text, len, cfg, diags);
+	free(text);
+	return err;
+}
+
+void rg_config_free(struct rg_config *cfg)
+{
+	size_t i, j;
+
+	if (!cfg)
+		return;
+	for (i = 0; cfg->rails && i < cfg->n_rails; i++) {
+		for (j = 0; j < cfg->rails[i].n_representors; j++)
+			free(cfg->rails[i].representors[j]);
+		free(cfg->rails[i].representors);
+	}
+	free(cfg->rails);
+	free(cfg->supernets);
+	free(cfg->computenet.frontend);
+	free(cfg->nodes);
+	free(cfg->path);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+void rg_config_apply_node(struct rg_config *cfg, const char *node_name)
+{
+	const struct rg_config_node *node = NULL;
+	size_t i;
+
+	for (i = 0; node_name && i < cfg->n_nodes; i++) {
+		if (!strcmp(cfg->nodes[i].name, node_name)) {
+			node = &cfg->nodes[i];
+			break;
+		}
+	}
+	if (!node)
+		return;
+
+	if (!strcmp(node->uplink, "auto")) {
+		cfg->computenet.uplink[0] = '\0';
+		cfg->computenet.uplink_discover = true;
+	} else if (node->uplink[0]) {
+		strcpy(cfg->computenet.uplink, node->uplink);
+		cfg->computenet.uplink_discover = false;
+	}
+	if (node->has_gateway && node->gateway != cfg->computenet.gateway) {
+		cfg->computenet.gateway = node->gateway;
+		/* The global MAC is the other gateway's: resolve this one. */
+		cfg->computenet.has_gateway_mac = false;
+		memset(cfg->computenet.gateway_mac, 0, sizeof(cfg->computenet.gateway_mac));
+	}
+	if (node->has_gateway_mac) {
+		cfg->computenet.has_gateway_mac = true;
+		memcpy(cfg->computenet.gateway_mac, node->gateway_mac,
+		       sizeof(cfg->computenet.gateway_mac));
+	}
+}
