@@ -19,7 +19,8 @@
  *    tbl8 group.
  *
  * Zones that cannot expand (shorter than /RG_ZONE_MIN_PREFIX, beyond
- * RG_MAX_ZONES, or not fitting RG_TBL24_SLOTS) go to the LPM list whole:
+ * RG_MAX_ZONES, or not fitting RG_TBL24_SLOTS; when there are too many,
+ * the zones holding the fewest routes lose) go to the LPM list whole:
  * the datapath consults the LPM trie only when no zone matched, so a
  * fallback zone must answer for every address inside it by itself.
  */
@@ -191,23 +192,16 @@ static uint32_t zone_slot(const struct rg_zone *z, uint32_t dst)
 	return z->base + ((dst & ~z->mask) >> 8);
 }
 
-/* Reserves a zone for root if it can expand; NULL sends it to the LPM list. */
-static struct rg_zone *reserve_zone(struct rg_fib_image *img, const struct rg_route *root)
+/* Appends the zone rooted at root to the zone set and reserves its slice. */
+static struct rg_zone *add_zone(struct rg_fib_image *img, const struct rg_route *root)
 {
-	struct rg_zone_set *zs = &img->zones;
-	uint32_t span = zone_span(root->len);
-	struct rg_zone *z;
+	struct rg_zone *z = &img->zones.zones[img->zones.count++];
 
-	if (root->len < RG_ZONE_MIN_PREFIX || zs->count >= RG_MAX_ZONES ||
-	    span > RG_TBL24_SLOTS - img->tbl24_used)
-		return NULL;
-
-	z = &zs->zones[zs->count++];
 	z->net = root->addr;
 	z->mask = prefix_mask(root->len);
 	z->base = img->tbl24_used;
-	z->span = span;
-	img->tbl24_used += span;
+	z->span = zone_span(root->len);
+	img->tbl24_used += z->span;
 	return z;
 }
 
@@ -299,6 +293,77 @@ static size_t zone_run(const struct rg_route *routes, size_t n)
 	return i;
 }
 
+/* One top-level prefix and the run of sorted routes it contains. */
+struct zone_plan {
+	size_t first;                /* index of the root in the sorted routes */
+	size_t count;                /* routes in the run, root included */
+	bool   expand;               /* tbl24 slice, or the LPM fallback */
+};
+
+/* Splits the sorted routes into zones; plans[] has room for n. */
+static size_t plan_zones(const struct rg_route *sorted, size_t n, struct zone_plan *plans)
+{
+	size_t i = 0, n_zones = 0;
+
+	while (i < n) {
+		struct zone_plan *p = &plans[n_zones++];
+
+		p->first = i;
+		p->count = zone_run(&sorted[i], n - i);
+		p->expand = false;
+		i += p->count;
+	}
+	return n_zones;
+}
+
+/* Heaviest first; among equals, lower addresses first (plans are sorted
+ * by address, so their position decides).  Deterministic either way. */
+static int plan_cmp_heaviest(const void *a, const void *b)
+{
+	const struct zone_plan *x = *(const struct zone_plan *const *)a;
+	const struct zone_plan *y = *(const struct zone_plan *const *)b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->first < y->first ? -1 : 1;
+}
+
+/*
+ * Marks the zones that get a tbl24 slice.  When more zones qualify than
+ * RG_MAX_ZONES (or than tbl24 holds), the ones with the most routes win:
+ * they gain most from the O(1) path and keep the LPM trie, which both
+ * generations share, small.
+ */
+static int choose_expanded_zones(const struct rg_route *sorted, struct zone_plan *plans,
+				 size_t n_zones, char *err, size_t errlen)
+{
+	struct zone_plan **order;
+	size_t i, n_eligible = 0, chosen = 0;
+	uint32_t slots = 0;
+
+	order = malloc((n_zones ? n_zones : 1) * sizeof(*order));
+	if (!order) {
+		set_err(err, errlen, "out of memory planning %zu zones", n_zones);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n_zones; i++)
+		if (sorted[plans[i].first].len >= RG_ZONE_MIN_PREFIX)
+			order[n_eligible++] = &plans[i];
+	qsort(order, n_eligible, sizeof(*order), plan_cmp_heaviest);
+
+	for (i = 0; i < n_eligible && chosen < RG_MAX_ZONES; i++) {
+		uint32_t span = zone_span(sorted[order[i]->first].len);
+
+		if (span > RG_TBL24_SLOTS - slots)
+			continue;
+		slots += span;
+		order[i]->expand = true;
+		chosen++;
+	}
+	free(order);
+	return 0;
+}
+
 static int report_tbl8_overflow(const struct fib_builder *b, char *err, size_t errlen)
 {
 	char p[RG_CIDR_STR_LEN + 1];
@@ -314,8 +379,9 @@ int rg_fib_compile(const struct rg_route *routes, size_t n,
 		   struct rg_fib_image *img, char *err, size_t errlen)
 {
 	struct fib_builder b = { .img = img, .overflow_slot = RG_SLOT_NONE };
+	struct zone_plan *plans = NULL;
 	struct rg_route *sorted = NULL;
-	size_t i, run;
+	size_t i, n_zones;
 	int ret;
 
 	if (!img || (n && !routes)) {
@@ -331,20 +397,31 @@ int rg_fib_compile(const struct rg_route *routes, size_t n,
 	if (ret)
 		goto out;
 
-	for (i = 0; i < n; i += run) {
-		struct rg_zone *z;
+	plans = malloc((n ? n : 1) * sizeof(*plans));
+	if (!plans) {
+		set_err(err, errlen, "out of memory planning zones of %zu routes", n);
+		ret = -ENOMEM;
+		goto out;
+	}
+	n_zones = plan_zones(sorted, n, plans);
+	ret = choose_expanded_zones(sorted, plans, n_zones, err, errlen);
+	if (ret)
+		goto out;
 
-		run = zone_run(&sorted[i], n - i);
-		z = reserve_zone(img, &sorted[i]);
-		if (z)
-			expand_zone(&b, z, &sorted[i], run);
+	/* Slices are laid out in address order. */
+	for (i = 0; i < n_zones; i++) {
+		const struct rg_route *run = &sorted[plans[i].first];
+
+		if (plans[i].expand)
+			expand_zone(&b, add_zone(img, run), run, plans[i].count);
 		else
-			append_lpm(img, &sorted[i], run);
+			append_lpm(img, run, plans[i].count);
 	}
 
 	if (b.tbl8_needed > RG_TBL8_GROUPS)
 		ret = report_tbl8_overflow(&b, err, errlen);
 out:
+	free(plans);
 	free(sorted);
 	if (ret)
 		rg_fib_image_free(img);
