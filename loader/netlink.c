@@ -105,6 +105,18 @@ static const char *ip_str(uint32_t ip, char buf[INET_ADDRSTRLEN])
 	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
 }
 
+/* "eth1 (ifindex 3)" for messages; just the index when the link is gone. */
+static const char *link_str(int ifindex, char buf[IF_NAMESIZE + 24])
+{
+	char name[IF_NAMESIZE];
+
+	if (if_indextoname(ifindex, name))
+		snprintf(buf, IF_NAMESIZE + 24, "%s (ifindex %d)", name, ifindex);
+	else
+		snprintf(buf, IF_NAMESIZE + 24, "ifindex %d", ifindex);
+	return buf;
+}
+
 /* ---- one request, one answer ------------------------------------------ */
 
 typedef void (*reply_fn)(const struct nlmsghdr *nlh, void *arg);
@@ -477,24 +489,25 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
 			char *err, size_t err_len)
 {
 	int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-	char ipbuf[INET_ADDRSTRLEN];
+	char ipbuf[INET_ADDRSTRLEN], dev[IF_NAMESIZE + 24];
 	struct neigh_entry e;
 	int ret;
 
 	ip_str(ip, ipbuf);
+	link_str(ifindex, dev);
 	ret = neigh_get(nl, ifindex, ip, &e);
 	if (ret == 0 && neigh_usable(&e))
 		goto found;
 	if (ret < 0 && ret != -ENOENT) {
-		set_err(err, err_len, "neighbour %s on ifindex %d: %s",
-			ipbuf, ifindex, strerror(-ret));
+		set_err(err, err_len, "neighbour %s on %s: %s",
+			ipbuf, dev, strerror(-ret));
 		return ret;
 	}
 
 	ret = neigh_kick(nl, ifindex, ip);
 	if (ret < 0) {
-		set_err(err, err_len, "asking the kernel to resolve %s on ifindex %d: %s",
-			ipbuf, ifindex, strerror(-ret));
+		set_err(err, err_len, "asking the kernel to resolve %s on %s: %s",
+			ipbuf, dev, strerror(-ret));
 		return ret;
 	}
 
@@ -505,21 +518,21 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
 		if (ret == 0 && neigh_usable(&e))
 			goto found;
 		if (ret < 0 && ret != -ENOENT) {
-			set_err(err, err_len, "neighbour %s on ifindex %d: %s",
-				ipbuf, ifindex, strerror(-ret));
+			set_err(err, err_len, "neighbour %s on %s: %s",
+				ipbuf, dev, strerror(-ret));
 			return ret;
 		}
 		if (ret == 0 && (e.state & NUD_FAILED)) {
 			set_err(err, err_len,
-				"%s on ifindex %d does not answer ARP (neighbour entry FAILED)",
-				ipbuf, ifindex);
+				"%s on %s does not answer ARP (neighbour entry FAILED)",
+				ipbuf, dev);
 			return -EHOSTUNREACH;
 		}
 		left = deadline - now_ms();
 		if (left <= 0) {
 			set_err(err, err_len,
-				"no ARP reply from %s on ifindex %d within %d ms",
-				ipbuf, ifindex, timeout_ms);
+				"no ARP reply from %s on %s within %d ms",
+				ipbuf, dev, timeout_ms);
 			return -ETIMEDOUT;
 		}
 		sleep_ms(left < RG_RESOLVE_POLL_MS ? left : RG_RESOLVE_POLL_MS);

@@ -385,6 +385,7 @@ static void test_neigh_resolve_times_out(void **state)
 	assert_true(took < 1000);
 	assert_non_null(strstr(err, "10.99.0.77"));
 	assert_non_null(strstr(err, "300 ms"));
+	assert_non_null(strstr(err, "rgup"));
 
 	/* the INCOMPLETE entry left behind is not usable */
 	assert_int_equal(rg_nl_neigh_lookup(fx->nl, rgup, ip4("10.99.0.77"), mac), -ENOENT);
