@@ -47,7 +47,13 @@ struct pod_view {
 enum plan_state {
 	PLAN_ABSENT,                 /* nothing routes it: add it */
 	PLAN_PRESENT,                /* routed exactly as planned */
-	PLAN_CONFLICT,               /* routed, in whole or part, another way */
+	PLAN_TAKEN,                  /* the prefix itself is routed another way */
+};
+
+struct prefix_judgement {
+	enum plan_state state;
+	bool shadowed;               /* a part of it is routed another way */
+	char why[RG_POD_MSG_LEN];    /* for TAKEN or shadowed */
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -437,36 +443,42 @@ static bool route_is_connected(const struct pod_route *r)
 }
 
 /*
- * State of one planned prefix.  A route for the prefix or part of it that
- * is not exactly ours (and not a connected subnet) steals that traffic from
- * the rail gateway: a conflict.  Wider routes (a default elsewhere, a /8)
+ * State of one planned prefix.  A route for the prefix, or for a part of
+ * it, that is not exactly ours (and not a connected subnet) steals that
+ * traffic from the rail gateway.  Wider routes (a default elsewhere, a /8)
  * lose to ours by prefix length and are fine.
  */
-static enum plan_state judge_prefix(struct pod_view *v, struct rg_cidr dst,
-				    uint32_t gw, int oif, char *why, size_t whylen)
+static void judge_prefix(struct pod_view *v, struct rg_cidr dst, uint32_t gw, int oif,
+			 struct prefix_judgement *j)
 {
-	enum plan_state state = PLAN_ABSENT;
 	char way[96], rdst[32], pdst[32];
 
+	memset(j, 0, sizeof(*j));
 	for (size_t i = 0; i < v->n_routes; i++) {
 		const struct pod_route *r = &v->routes[i];
+		bool same_dst = cidr_equal(r->dst, dst);
 
 		if (!rg_cidr_covers(dst, r->dst))
 			continue;
 		if (route_is_planned(r, dst, gw, oif)) {
-			state = PLAN_PRESENT;
+			if (j->state == PLAN_ABSENT)
+				j->state = PLAN_PRESENT;
 			continue;
 		}
-		if (route_is_connected(r) && !cidr_equal(r->dst, dst))
+		if (route_is_connected(r) && !same_dst)
 			continue;
-		snprintf(why, whylen, "the pod already routes %s %s%s%s",
+		if (same_dst)
+			j->state = PLAN_TAKEN;
+		else if (j->shadowed || j->state == PLAN_TAKEN)
+			continue;    /* keep the first, most telling message */
+		else
+			j->shadowed = true;
+		rg_pod_cidr_str(dst, pdst, sizeof(pdst));
+		snprintf(j->why, sizeof(j->why), "the pod already routes %s %s%s%s",
 			 rg_pod_cidr_str(r->dst, rdst, sizeof(rdst)),
 			 describe_way(v, r, way, sizeof(way)),
-			 cidr_equal(r->dst, dst) ? "" : ", inside ",
-			 cidr_equal(r->dst, dst) ? "" : rg_pod_cidr_str(dst, pdst, sizeof(pdst)));
-		return PLAN_CONFLICT;
+			 same_dst ? "" : ", a part of ", same_dst ? "" : pdst);
 	}
-	return state;
 }
 
 /* A default route out of the rail interface sends everything not in the
@@ -564,9 +576,13 @@ static int resolve_dev(struct pod_view *v, const char *ifname, struct rg_pod_rep
 	return oif;
 }
 
-/* Judge every planned prefix; states[] receives each one's state. */
+/*
+ * Judge every planned prefix into j[].  With RG_POD_CONFLICT_ERROR the
+ * first conflict fails the whole operation; with WARN, conflicts become
+ * warnings and taken prefixes are left alone by the caller.
+ */
 static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
-		      enum rg_pod_conflict_policy policy, enum plan_state *states,
+		      enum rg_pod_conflict_policy policy, struct prefix_judgement *j,
 		      struct rg_pod_report *rep, char *err, size_t errlen)
 {
 	char why[RG_POD_MSG_LEN];
@@ -579,14 +595,14 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 		report_warn(rep, why);
 	}
 	for (size_t i = 0; i < plan->n_dsts; i++) {
-		states[i] = judge_prefix(v, plan->dsts[i], plan->gateway, oif, why, sizeof(why));
-		if (states[i] != PLAN_CONFLICT)
+		judge_prefix(v, plan->dsts[i], plan->gateway, oif, &j[i]);
+		if (j[i].state != PLAN_TAKEN && !j[i].shadowed)
 			continue;
 		if (policy == RG_POD_CONFLICT_ERROR) {
-			set_err(err, errlen, "%s", why);
+			set_err(err, errlen, "%s", j[i].why);
 			return fail(rep, RG_POD_ERR_CONFLICT, -EEXIST);
 		}
-		report_warn(rep, why);
+		report_warn(rep, j[i].why);
 	}
 	return 0;
 }
@@ -606,7 +622,7 @@ int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
 		      enum rg_pod_conflict_policy policy,
 		      struct rg_pod_report *rep, char *err, size_t errlen)
 {
-	enum plan_state states[RG_POD_ROUTES_MAX];
+	struct prefix_judgement j[RG_POD_ROUTES_MAX];
 	struct pod_view v;
 	int oif, ret;
 
@@ -617,11 +633,11 @@ int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
 	oif = ret = resolve_dev(&v, plan->ifname, rep, err, errlen);
 	if (ret < 0)
 		goto out;
-	ret = judge_plan(&v, plan, oif, policy, states, rep, err, errlen);
+	ret = judge_plan(&v, plan, oif, policy, j, rep, err, errlen);
 	if (ret)
 		goto out;
 	for (size_t i = 0; i < plan->n_dsts; i++) {
-		if (states[i] != PLAN_ABSENT)
+		if (j[i].state != PLAN_ABSENT)
 			continue;
 		ret = change_route(v.sk, true, plan->dsts[i], plan->gateway, oif,
 				   plan->ifname, err, errlen);
@@ -641,7 +657,7 @@ int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 			enum rg_pod_conflict_policy policy,
 			struct rg_pod_report *rep, char *err, size_t errlen)
 {
-	enum plan_state states[RG_POD_ROUTES_MAX];
+	struct prefix_judgement j[RG_POD_ROUTES_MAX];
 	char d[32], g[INET_ADDRSTRLEN];
 	struct pod_view v;
 	int oif, ret;
@@ -653,23 +669,28 @@ int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 	oif = ret = resolve_dev(&v, plan->ifname, rep, err, errlen);
 	if (ret < 0)
 		goto out;
-	/* Conflicts first: they say why a route "is missing" better. */
-	ret = judge_plan(&v, plan, oif, policy, states, rep, err, errlen);
-	if (ret)
-		goto out;
+	/* Missing or pointing elsewhere first: that is what CHECK is for. */
 	for (size_t i = 0; i < plan->n_dsts; i++) {
-		if (states[i] == PLAN_PRESENT) {
-			report_done(rep, plan->dsts[i]);
-			continue;
-		}
-		if (states[i] == PLAN_CONFLICT && policy == RG_POD_CONFLICT_WARN)
-			continue;    /* warned about, deliberately left alone */
-		set_err(err, errlen, "route %s via %s dev %s is missing",
-			rg_pod_cidr_str(plan->dsts[i], d, sizeof(d)),
-			rg_pod_ip_str(plan->gateway, g, sizeof(g)), plan->ifname);
+		judge_prefix(&v, plan->dsts[i], plan->gateway, oif, &j[i]);
+		if (j[i].state == PLAN_PRESENT ||
+		    (j[i].state == PLAN_TAKEN && policy == RG_POD_CONFLICT_WARN))
+			continue;    /* present, or warned about and left alone */
+		rg_pod_cidr_str(plan->dsts[i], d, sizeof(d));
+		rg_pod_ip_str(plan->gateway, g, sizeof(g));
+		if (j[i].state == PLAN_TAKEN)
+			set_err(err, errlen, "route %s points elsewhere: %s, railgate expects via %s dev %s",
+				d, j[i].why, g, plan->ifname);
+		else
+			set_err(err, errlen, "route %s via %s dev %s is missing", d, g, plan->ifname);
 		ret = fail(rep, RG_POD_ERR_MISSING, -ENOENT);
 		goto out;
 	}
+	ret = judge_plan(&v, plan, oif, policy, j, rep, err, errlen);
+	if (ret)
+		goto out;
+	for (size_t i = 0; i < plan->n_dsts; i++)
+		if (j[i].state == PLAN_PRESENT)
+			report_done(rep, plan->dsts[i]);
 out:
 	view_close(&v);
 	return ret < 0 ? ret : 0;

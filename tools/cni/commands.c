@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * ADD, CHECK, DEL, STATUS and GC.  ADD and CHECK find the pod's rail
+ * address in prevResult (CNI_IFNAME, cross-checked against prevResult's
+ * interfaces and IPs), plan the routes from the rail config or the inline
+ * options, and hand the plan to loader/pod_routes.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cni.h"
+
+#define MAX_POD_IPS 16
+
+/* An IPv4 address prevResult gives CNI_IFNAME. */
+struct pod_ip {
+	uint32_t addr;
+	bool     has_gateway;
+	uint32_t gateway;
+	const char *text;            /* "10.0.0.5/24", for messages */
+};
+
+/* Where the routes come from: a loaded rail config, or the inline keys. */
+struct route_source {
+	bool have_cfg;
+	struct rg_config cfg;
+};
+
+static struct json_object *get_array(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
+static const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* The index of CNI_IFNAME in prevResult.interfaces (one inside a sandbox
+ * preferred: the host side of a veth may share the name), or -1. */
+static int find_interface(struct json_object *ifaces, const char *ifname)
+{
+	int found = -1;
+
+	for (size_t i = 0; ifaces && i < json_object_array_length(ifaces); i++) {
+		struct json_object *it = json_object_array_get_idx(ifaces, i);
+		const char *name = get_str(it, "name"), *sandbox = get_str(it, "sandbox");
+
+		if (!name || strcmp(name, ifname))
+			continue;
+		if (sandbox && *sandbox)
+			return (int)i;
+		if (found < 0)
+			found = (int)i;
+	}
+	return found;
+}
+
+static void list_interfaces(struct json_object *ifaces, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; ifaces && i < json_object_array_length(ifaces) && used < len; i++) {
+		const char *name = get_str(json_object_array_get_idx(ifaces, i), "name");
+
+		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name ? name : "?");
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+/* "10.0.0.5/24" -> 10.0.0.5; false for IPv6 or garbage. */
+static bool parse_if_addr(const char *s, uint32_t *addr)
+{
+	char ip[INET_ADDRSTRLEN];
+	const char *slash = s ? strchr(s, '/') : NULL;
+
+	if (!slash || (size_t)(slash - s) >= sizeof(ip))
+		return false;
+	memcpy(ip, s, slash - s);
+	ip[slash - s] = '\0';
+	return rg_ipv4_parse(ip, addr) == 0;
+}
+
+/* The IPv4 addresses prevResult gives CNI_IFNAME; error 7 when there are none. */
+static int find_pod_ips(const struct cni_env *env, struct json_object *prev,
+			struct pod_ip *ips, size_t *n, struct cni_error *e)
+{
+	struct json_object *ifaces = get_array(prev, "interfaces");
+	struct json_object *jips = get_array(prev, "ips");
+	char names[256];
+	int idx = find_interface(ifaces, env->ifname);
+
+	*n = 0;
+	if (idx < 0) {
+		list_interfaces(ifaces, names, sizeof(names));
+		return cni_error_set(e, CNI_ERR_CONFIG, "interface not in prevResult",
+				     "CNI_IFNAME is %s but prevResult's interfaces are: %s; railgate routes only the interface the chain created",
+				     env->ifname, names);
+	}
+	for (size_t i = 0; jips && i < json_object_array_length(jips) && *n < MAX_POD_IPS; i++) {
+		struct json_object *it = json_object_array_get_idx(jips, i), *iface;
+		const char *gw = get_str(it, "gateway");
+		struct pod_ip *p = &ips[*n];
+
+		if (!json_object_object_get_ex(it, "interface", &iface) ||
+		    json_object_get_int(iface) != idx)
+			continue;
+		p->text = get_str(it, "address");
+		if (!parse_if_addr(p->text, &p->addr))
+			continue;    /* IPv6: not a rail address */
+		p->has_gateway = gw && rg_ipv4_parse(gw, &p->gateway) == 0;
+		(*n)++;
+	}
+	if (!*n)
+		return cni_error_set(e, CNI_ERR_CONFIG, "no IPv4 address on the rail interface",
+				     "prevResult gives %s no IPv4 address: is an IPAM configured in the chain before railgate?",
+				     env->ifname);
+	return 0;
+}
+
+static void diags_join(const struct rg_diags *d, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->count && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? "; " : "", d->msgs[i]);
+}
+
+static int source_load(const struct cni_netconf *nc, struct route_source *src,
+		       int code, struct cni_error *e)
+{
+	struct rg_diags diags = { 0 };
+	char details[CNI_MSG_LEN];
+	int ret;
+
+	memset(src, 0, sizeof(*src));
+	if (!nc->rail_config)
+		return 0;
+	ret = rg_config_load(nc->rail_config, &src->cfg, &diags);
+	if (ret) {
+		diags_join(&diags, details, sizeof(details));
+		rg_diags_free(&diags);
+		return cni_error_set(e, code, "invalid rail config", "%s: %s", nc->rail_config,
+				     details[0] ? details : strerror(-ret));
+	}
+	rg_diags_free(&diags);
+	src->have_cfg = true;
+	return 0;
+}
+
+static void source_free(struct route_source *src)
+{
+	if (src->have_cfg)
+		rg_config_free(&src->cfg);
+}
+
+/* Plan for one address; the inline gateway wins over the IPAM's. */
+static int plan_one(const struct cni_env *env, const struct cni_netconf *nc,
+		    const struct route_source *src, const struct pod_ip *ip,
+		    struct rg_pod_plan *plan, char *err, size_t errlen)
+{
+	if (src->have_cfg)
+		return rg_pod_plan_from_config(&src->cfg, env->ifname, ip->addr, plan, err, errlen);
+	if (!nc->has_gateway && !ip->has_gateway) {
+		snprintf(err, errlen,
+			 "no gateway for %s: set \"gateway\" in the railgate config or give the IPAM pool a gateway",
+			 ip->text);
+		return -EINVAL;
+	}
+	return rg_pod_plan_inline(nc->supernets, nc->n_supernets, nc->frontend, nc->n_frontend,
+				  nc->has_gateway ? nc->gateway : ip->gateway,
+				  env->ifname, ip->addr, plan, err, errlen);
+}
+
+/* The plan for the first of CNI_IFNAME's addresses that is a rail address. */
+static int make_plan(const struct cni_env *env, const struct cni_netconf *nc,
+		     struct rg_pod_plan *plan, struct cni_error *e)
+{
+	struct pod_ip ips[MAX_POD_IPS];
+	struct route_source src;
+	char first_err[CNI_MSG_LEN] = "", err[CNI_MSG_LEN];
+	size_t n;
+	int ret;
+
+	ret = find_pod_ips(env, nc->prev_result, ips, &n, e);
+	if (!ret)
+		ret = source_load(nc, &src, CNI_ERR_CONFIG, e);
+	if (ret)
+		return ret;
+	ret = -EINVAL;
+	for (size_t i = 0; i < n && ret; i++) {
+		ret = plan_one(env, nc, &src, &ips[i], plan, err, sizeof(err));
+		if (ret && !first_err[0])
+			snprintf(first_err, sizeof(first_err), "%s", err);
+	}
+	source_free(&src);
+	if (ret)
+		return cni_error_set(e, CNI_ERR_CONFIG, "the pod's address is not a rail address",
+				     "%s", first_err);
+	return 0;
+}
+
+static int open_netns(const struct cni_env *env, struct cni_error *e)
+{
+	char err[CNI_MSG_LEN];
+	int fd = rg_pod_netns_open(env->netns, err, sizeof(err));
+
+	if (fd < 0)
+		cni_error_set(e, CNI_ERR_NO_CONTAINER, "the pod's network namespace is gone", "%s", err);
+	return fd;
+}
+
+static int route_error(const struct rg_pod_report *rep, const char *err, struct cni_error *e)
+{
+	switch (rep->status) {
+	case RG_POD_ERR_CONFLICT:
+		return cni_error_set(e, CNI_ERR_ROUTE_CONFLICT,
+				     "the pod already routes rail traffic another way", "%s", err);
+	case RG_POD_ERR_MISSING:
+		return cni_error_set(e, CNI_ERR_ROUTE_MISSING, "a railgate route is missing",
+				     "%s", err);
+	case RG_POD_ERR_NETNS:
+		return cni_error_set(e, CNI_ERR_NO_CONTAINER, "cannot enter the pod's network namespace",
+				     "%s", err);
+	default:
+		return cni_error_set(e, CNI_ERR_ROUTE_FAILED, "cannot change the pod's routes",
+				     "%s", err);
+	}
+}
+
+static void log_report(const struct cni_env *env, const char *verb,
+		       const struct rg_pod_plan *plan, const struct rg_pod_report *rep)
+{
+	char d[32], g[INET_ADDRSTRLEN];
+
+	for (size_t i = 0; i < rep->n_warnings; i++)
+		cni_log("%s %s %s: warning: %s", env->command_name, env->container_id,
+			env->ifname, rep->warnings[i]);
+	for (size_t i = 0; i < rep->n_done; i++)
+		cni_log("%s %s %s: %s %s via %s", env->command_name, env->container_id,
+			env->ifname, verb, rg_pod_cidr_str(rep->done[i], d, sizeof(d)),
+			plan ? rg_pod_ip_str(plan->gateway, g, sizeof(g)) : "its gateway");
+}
+
+/* prevResult, in the config's version, with the added routes appended. */
+static int print_result(struct cni_netconf *nc, const struct rg_pod_plan *plan,
+			const struct rg_pod_report *rep, struct cni_error *e)
+{
+	struct json_object *res = nc->prev_result, *routes;
+	char d[32], g[INET_ADDRSTRLEN];
+
+	json_object_object_add(res, "cniVersion", json_object_new_string(nc->cni_version));
+	routes = get_array(res, "routes");
+	if (!routes) {
+		routes = json_object_new_array();
+		json_object_object_add(res, "routes", routes);
+	}
+	for (size_t i = 0; i < rep->n_done; i++) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "dst", json_object_new_string(
+			rg_pod_cidr_str(rep->done[i], d, sizeof(d))));
+		json_object_object_add(r, "gw", json_object_new_string(
+			rg_pod_ip_str(plan->gateway, g, sizeof(g))));
+		json_object_array_add(routes, r);
+	}
+	if (printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PLAIN)) < 0 ||
+	    fflush(stdout))
+		return cni_error_set(e, CNI_ERR_IO, "cannot write the result", "stdout: %s",
+				     strerror(errno));
+	return 0;
+}
+
+int cni_cmd_add(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
+{
+	struct rg_pod_report rep;
+	struct rg_pod_plan plan;
+	char err[CNI_MSG_LEN];
+	int fd, ret;
+
+	ret = make_plan(env, nc, &plan, e);
+	if (ret)
+		return ret;
+	fd = open_netns(env, e);
+	if (fd < 0)
+		return e->code;
+	ret = rg_pod_routes_add(fd, &plan, nc->on_conflict, &rep, err, sizeof(err));
+	close(fd);
+	if (ret)
+		return route_error(&rep, err, e);
+	log_report(env, "added", &plan, &rep);
+	return print_result(nc, &plan, &rep, e);
+}
+
+int cni_cmd_check(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
+{
+	struct rg_pod_report rep;
+	struct rg_pod_plan plan;
+	char err[CNI_MSG_LEN];
+	int fd, ret;
+
+	if (cni_version_cmp(nc->cni_version, "0.4.0") < 0)
+		return cni_error_set(e, CNI_ERR_VERSION, "incompatible CNI version",
+				     "CHECK needs cniVersion 0.4.0 or later, the config has %s",
+				     nc->cni_version);
+	ret = make_plan(env, nc, &plan, e);
+	if (ret)
+		return ret;
+	fd = open_netns(env, e);
+	if (fd < 0)
+		return e->code;
+	ret = rg_pod_routes_check(fd, &plan, nc->on_conflict, &rep, err, sizeof(err));
+	close(fd);
+	if (ret)
+		return route_error(&rep, err, e);
+	for (size_t i = 0; i < rep.n_warnings; i++)
+		cni_log("CHECK %s %s: warning: %s", env->container_id, env->ifname,
+			rep.warnings[i]);
+	return 0;
+}
+
+int cni_cmd_del(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
+{
+	struct rg_pod_report rep;
+	char err[CNI_MSG_LEN];
+	int fd, ret;
+
+	/* The namespace may be gone already, and its routes with it. */
+	if (!env->netns) {
+		cni_log("DEL %s %s: no CNI_NETNS, nothing to remove", env->container_id, env->ifname);
+		return 0;
+	}
+	fd = rg_pod_netns_open(env->netns, err, sizeof(err));
+	if (fd < 0) {
+		cni_log("DEL %s %s: %s: nothing to remove", env->container_id, env->ifname, err);
+		return 0;
+	}
+	ret = rg_pod_routes_del(fd, env->ifname, &rep, err, sizeof(err));
+	close(fd);
+	if (ret && rep.status == RG_POD_ERR_NETNS) {
+		cni_log("DEL %s %s: %s: nothing to remove", env->container_id, env->ifname, err);
+		return 0;
+	}
+	if (ret)
+		return route_error(&rep, err, e);
+	log_report(env, "removed", NULL, &rep);
+	return 0;
+}
+
+static int need_status_version(const struct cni_netconf *nc, const char *cmd,
+			       struct cni_error *e)
+{
+	if (cni_version_cmp(nc->cni_version, "1.1.0") < 0)
+		return cni_error_set(e, CNI_ERR_VERSION, "incompatible CNI version",
+				     "%s needs cniVersion 1.1.0, the config has %s", cmd,
+				     nc->cni_version);
+	return 0;
+}
+
+int cni_cmd_status(struct cni_netconf *nc, struct cni_error *e)
+{
+	struct route_source src;
+	int ret = need_status_version(nc, "STATUS", e);
+
+	/* Ready when the rail config (if any) loads: that is all ADD needs. */
+	if (!ret)
+		ret = source_load(nc, &src, CNI_ERR_NOT_AVAILABLE, e);
+	if (!ret)
+		source_free(&src);
+	return ret;
+}
+
+int cni_cmd_gc(struct cni_netconf *nc, struct cni_error *e)
+{
+	/* railgate keeps no state outside the pods' namespaces: the routes
+	 * go with the namespace, so there is never anything to collect. */
+	return need_status_version(nc, "GC", e);
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * railgate-cni: entry point.  Reads the environment and the network config,
+ * runs the command, and answers the way libcni reads it: the result or the
+ * error object on stdout, a non-zero exit on error, logs on stderr.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cni.h"
+
+/* A network config is small; anything bigger is not one. */
+#define STDIN_MAX (1 << 20)
+
+void cni_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("railgate-cni: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cni_error_set(struct cni_error *e, int code, const char *msg, const char *details_fmt, ...)
+{
+	va_list ap;
+
+	e->code = code;
+	snprintf(e->msg, sizeof(e->msg), "%s", msg);
+	va_start(ap, details_fmt);
+	vsnprintf(e->details, sizeof(e->details), details_fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* All of stdin, NUL-terminated; "" when it is a terminal (run by hand). */
+static char *read_stdin(struct cni_error *e)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	if (!buf) {
+		cni_error_set(e, CNI_ERR_IO, "out of memory", "reading stdin");
+		return NULL;
+	}
+	if (isatty(STDIN_FILENO)) {
+		buf[0] = '\0';
+		return buf;
+	}
+	while ((n = read(STDIN_FILENO, buf + len, cap - len - 1)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cni_error_set(e, CNI_ERR_IO, "cannot read the network config", "stdin: %s",
+				      strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		len += n;
+		if (len + 1 == cap) {
+			char *bigger = cap < STDIN_MAX ? realloc(buf, cap * 2) : NULL;
+
+			if (!bigger) {
+				cni_error_set(e, CNI_ERR_IO, "cannot read the network config",
+					      "stdin is larger than %d bytes", STDIN_MAX);
+				free(buf);
+				return NULL;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The version to answer in: the config's when it is one we speak. */
+static const char *answer_version(const char *text)
+{
+	static char version[16];
+	struct json_object *root = text ? json_tokener_parse(text) : NULL, *v;
+	const char *answer = CNI_LATEST;
+
+	if (root && json_object_object_get_ex(root, "cniVersion", &v) &&
+	    json_object_is_type(v, json_type_string) &&
+	    cni_version_supported(json_object_get_string(v))) {
+		snprintf(version, sizeof(version), "%s", json_object_get_string(v));
+		answer = version;
+	}
+	json_object_put(root);
+	return answer;
+}
+
+static int print_error(const struct cni_error *e, const char *version)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cniVersion", json_object_new_string(version));
+	json_object_object_add(o, "code", json_object_new_int(e->code));
+	json_object_object_add(o, "msg", json_object_new_string(e->msg));
+	json_object_object_add(o, "details", json_object_new_string(e->details));
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	cni_log("error %d: %s: %s", e->code, e->msg, e->details);
+	return 1;
+}
+
+static int print_version(const char *version)
+{
+	struct json_object *o = json_object_new_object(), *list = json_object_new_array();
+
+	for (const char *const *v = cni_supported_versions; *v; v++)
+		json_object_array_add(list, json_object_new_string(*v));
+	json_object_object_add(o, "cniVersion", json_object_new_string(version));
+	json_object_object_add(o, "supportedVersions", list);
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return 0;
+}
+
+static int run(const struct cni_env *env, const char *text, struct cni_error *e)
+{
+	struct cni_netconf nc;
+	int ret;
+
+	ret = cni_netconf_parse(text, env->command, &nc, e);
+	if (ret)
+		goto out;
+	switch (env->command) {
+	case CNI_CMD_ADD:
+		ret = cni_cmd_add(env, &nc, e);
+		break;
+	case CNI_CMD_CHECK:
+		ret = cni_cmd_check(env, &nc, e);
+		break;
+	case CNI_CMD_DEL:
+		ret = cni_cmd_del(env, &nc, e);
+		break;
+	case CNI_CMD_STATUS:
+		ret = cni_cmd_status(&nc, e);
+		break;
+	case CNI_CMD_GC:
+		ret = cni_cmd_gc(&nc, e);
+		break;
+	case CNI_CMD_VERSION:
+		break;    /* answered before the config is parsed */
+	}
+out:
+	cni_netconf_free(&nc);
+	return ret;
+}
+
+int main(void)
+{
+	struct cni_error e = { 0 };
+	struct cni_env env;
+	const char *version;
+	char *text;
+
+	text = read_stdin(&e);
+	if (!text)
+		return print_error(&e, CNI_LATEST);
+	version = answer_version(text);
+	if (cni_env_read(&env, &e)) {
+		free(text);
+		return print_error(&e, version);
+	}
+	if (env.command == CNI_CMD_VERSION) {
+		free(text);
+		return print_version(version);
+	}
+	if (run(&env, text, &e)) {
+		free(text);
+		return print_error(&e, version);
+	}
+	free(text);
+	return 0;
+}

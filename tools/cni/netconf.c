@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The network config on stdin: the spec's keys (cniVersion, name, type,
+ * prevResult) and railgate's own (railConfig, supernets, gateway, frontend,
+ * onConflict).  Keys railgate does not know are accepted: Multus adds
+ * deviceID, pciBusID, runtimeConfig and args.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cni.h"
+
+const char *const cni_supported_versions[] = { "0.3.1", "0.4.0", "1.0.0", CNI_LATEST, NULL };
+
+bool cni_version_supported(const char *v)
+{
+	for (const char *const *s = cni_supported_versions; *s; s++)
+		if (!strcmp(*s, v))
+			return true;
+	return false;
+}
+
+int cni_version_cmp(const char *a, const char *b)
+{
+	unsigned va[3] = { 0 }, vb[3] = { 0 };
+
+	sscanf(a, "%u.%u.%u", &va[0], &va[1], &va[2]);
+	sscanf(b, "%u.%u.%u", &vb[0], &vb[1], &vb[2]);
+	for (int i = 0; i < 3; i++)
+		if (va[i] != vb[i])
+			return va[i] < vb[i] ? -1 : 1;
+	return 0;
+}
+
+static int decode(const char *text, struct json_object **root, struct cni_error *e)
+{
+	enum json_tokener_error jerr = json_tokener_success;
+
+	*root = text ? json_tokener_parse_verbose(text, &jerr) : NULL;
+	if (!*root)
+		return cni_error_set(e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
+				     "not JSON: %s", text && *text ? json_tokener_error_desc(jerr)
+							      : "stdin is empty");
+	if (!json_object_is_type(*root, json_type_object)) {
+		json_object_put(*root);
+		*root = NULL;
+		return cni_error_set(e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
+				     "the config must be a JSON object");
+	}
+	return 0;
+}
+
+/* A string key: 0 and *out set, 0 and *out NULL when absent, or error 7. */
+static int get_string(struct json_object *o, const char *key, const char **out,
+		      struct cni_error *e)
+{
+	struct json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "\"%s\" must be a string", key);
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+/* A list of CIDRs, host bits zero: supernets, frontend. */
+static int get_cidrs(struct json_object *o, const char *key, struct rg_cidr *out,
+		     size_t max, size_t *n, struct cni_error *e)
+{
+	struct json_object *arr;
+	size_t len;
+
+	*n = 0;
+	if (!json_object_object_get_ex(o, key, &arr) || json_object_is_type(arr, json_type_null))
+		return 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "\"%s\" must be a list of CIDRs like [\"10.0.0.0/16\"]", key);
+	len = json_object_array_length(arr);
+	if (len > max)
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "\"%s\" has %zu entries, at most %zu", key, len, max);
+	for (size_t i = 0; i < len; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, i);
+		const char *s = json_object_get_string(v);
+
+		if (!json_object_is_type(v, json_type_string) ||
+		    rg_cidr_parse(s, &out[i], false))
+			return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+					     "%s[%zu]: \"%s\" is not a CIDR like 10.0.0.0/16 (host bits must be zero)",
+					     key, i, s ? s : "");
+	}
+	*n = len;
+	return 0;
+}
+
+static int parse_version(struct cni_netconf *nc, struct cni_error *e)
+{
+	const char *v;
+	int ret = get_string(nc->root, "cniVersion", &v, e);
+
+	if (ret)
+		return ret;
+	if (!v)
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "\"cniVersion\" is missing");
+	snprintf(nc->cni_version, sizeof(nc->cni_version), "%s", v);
+	if (!cni_version_supported(v))
+		return cni_error_set(e, CNI_ERR_VERSION, "incompatible CNI version",
+				     "the config asks for %s; railgate-cni speaks 0.3.1, 0.4.0, 1.0.0 and 1.1.0",
+				     v);
+	return 0;
+}
+
+static int parse_on_conflict(struct cni_netconf *nc, struct cni_error *e)
+{
+	const char *v;
+	int ret = get_string(nc->root, "onConflict", &v, e);
+
+	if (ret || !v)
+		return ret;
+	if (!strcmp(v, "error"))
+		nc->on_conflict = RG_POD_CONFLICT_ERROR;
+	else if (!strcmp(v, "warn"))
+		nc->on_conflict = RG_POD_CONFLICT_WARN;
+	else
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "onConflict is \"%s\"; it must be \"error\" or \"warn\"", v);
+	return 0;
+}
+
+/* railConfig, or supernets with an optional gateway and frontend. */
+static int parse_routes_source(struct cni_netconf *nc, struct cni_error *e)
+{
+	const char *gw;
+	int ret;
+
+	ret = get_string(nc->root, "railConfig", &nc->rail_config, e);
+	if (!ret)
+		ret = get_cidrs(nc->root, "supernets", nc->supernets, RG_POD_ROUTES_MAX,
+				&nc->n_supernets, e);
+	if (!ret)
+		ret = get_cidrs(nc->root, "frontend", nc->frontend, RG_POD_ROUTES_MAX,
+				&nc->n_frontend, e);
+	if (!ret)
+		ret = get_string(nc->root, "gateway", &gw, e);
+	if (ret)
+		return ret;
+	if (gw) {
+		if (rg_ipv4_parse(gw, &nc->gateway))
+			return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+					     "gateway \"%s\" is not an IPv4 address", gw);
+		nc->has_gateway = true;
+	}
+	if (nc->rail_config && (nc->n_supernets || nc->n_frontend || gw))
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "give railConfig, or supernets/gateway/frontend inline, not both");
+	if (!nc->rail_config && !nc->n_supernets)
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "railgate needs \"railConfig\" (a rail config file) or \"supernets\" (a list of CIDRs)");
+	return 0;
+}
+
+static int parse_prev_result(struct cni_netconf *nc, enum cni_command cmd,
+			     struct cni_error *e)
+{
+	struct json_object *pr;
+
+	if (json_object_object_get_ex(nc->root, "prevResult", &pr) &&
+	    !json_object_is_type(pr, json_type_null)) {
+		if (!json_object_is_type(pr, json_type_object))
+			return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+					     "\"prevResult\" must be an object");
+		nc->prev_result = pr;
+	}
+	if (!nc->prev_result && (cmd == CNI_CMD_ADD || cmd == CNI_CMD_CHECK))
+		return cni_error_set(e, CNI_ERR_CONFIG, "railgate must be chained",
+				     "no prevResult: put railgate after the plugin that creates the interface and its IPAM in the plugins list");
+	return 0;
+}
+
+int cni_netconf_parse(const char *text, enum cni_command cmd,
+		      struct cni_netconf *nc, struct cni_error *e)
+{
+	int ret;
+
+	memset(nc, 0, sizeof(*nc));
+	ret = decode(text, &nc->root, e);
+	if (!ret)
+		ret = parse_version(nc, e);
+	if (!ret)
+		ret = get_string(nc->root, "name", &nc->name, e);
+	/* DEL and GC need nothing more: DEL removes what railgate marked,
+	 * whatever the config says now, and must not fail on a config gone bad. */
+	if (ret || cmd == CNI_CMD_DEL || cmd == CNI_CMD_GC)
+		return ret;
+	ret = parse_on_conflict(nc, e);
+	if (!ret)
+		ret = parse_routes_source(nc, e);
+	if (!ret)
+		ret = parse_prev_result(nc, cmd, e);
+	return ret;
+}
+
+void cni_netconf_free(struct cni_netconf *nc)
+{
+	if (nc->root)
+		json_object_put(nc->root);
+	memset(nc, 0, sizeof(*nc));
+}
