@@ -462,8 +462,9 @@ cmd_config() {
 	[ "$#" -eq 1 ] || usage
 	local node=$1 r mode=${MODE:-auto}
 	load_state
-	[[ "$node" =~ ^n([0-9]+)$ ]] && in_range "${BASH_REMATCH[1]}" 0 $((NODES - 1)) ||
+	if ! [[ "$node" =~ ^n([0-9]+)$ ]] || ! in_range "${BASH_REMATCH[1]}" 0 $((NODES - 1)); then
 		die "config: NODE must be n0..n$((NODES - 1)), got '$node'"
+	fi
 	case "$mode" in
 	auto | xdp | xdp-generic | tc) ;;
 	*) die "config: MODE=$mode: need auto, xdp, xdp-generic or tc" ;;
