@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# `make demo`: the seed's cross-rail failures on a namespace cluster, and
+# railgate fixing them.  About a minute; every packet is bounded (ping -c N
+# -W 1); the cluster is torn down on exit, on failure and on Ctrl-C.
+#   NODES=16 RAILS=8 by default; DEMO_PAUSE=SECS between screens (default 1).
+set -euo pipefail
+
+REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+readonly REPO_DIR
+readonly TB="$REPO_DIR/tools/testbed/testbed.sh"
+readonly RAILGATE="$REPO_DIR/build/railgate"
+export NODES=${NODES:-16}
+export RAILS=${RAILS:-8}
+export TB_PREFIX=${TB_PREFIX:-rgdemo$(od -An -N2 -tx1 /dev/urandom | tr -d ' \n')}
+export TB_OWNER_PID=$$
+readonly PAUSE=${DEMO_PAUSE:-1}
+# Pods that send the cross-rail sample: every rail of these nodes pings
+# every other rail of the next node.
+mapfile -t SAMPLE_NODES < <(printf '%s\n' 0 $((NODES / 2)) $((NODES - 1)) | sort -un)
+readonly SAMPLE_NODES
+
+tb() { "$TB" "$@"; }
+pod_ip() { echo "10.0.$2.$((10 + $1))"; }   # node rail
+
+screen() {
+	sleep "$PAUSE"
+	printf '\n\033[1m== %s ==\033[0m\n' "$*"
+}
+
+# show CMD...: print the command, run it; a failure is shown, not fatal.
+show() {
+	local rc=0
+	printf '\033[2m$ %s\033[0m\n' "${*#"$TB "}"
+	"$@" || rc=$?
+	[ $rc -eq 0 ] || echo "FAILED (exit $rc)"
+}
+
+teardown() {
+	local rc=$?
+	trap - EXIT INT TERM
+	echo
+	echo "tearing down $TB_PREFIX ..."
+	tb down || true
+	exit "$rc"
+}
+
+# A ping that is expected to fail: show its last words, never abort.
+ping_fails() {
+	local from=$1 dst=$2 out
+	printf '\033[2m$ testbed exec %s ping -c 2 -W 1 %s\033[0m\n' "$from" "$dst"
+	if out=$(tb exec "$from" ping -n -c 2 -W 1 "$dst" 2>&1); then
+		echo "$out"
+		echo "UNEXPECTED: the ping answered"
+		return 1
+	fi
+	grep -E 'unreachable|packet loss' <<<"$out" | tail -1
+}
+
+topology() {
+	screen "Topology: $NODES nodes x $RAILS rails in network namespaces ($TB_PREFIX-*)"
+	cat <<EOF
+  pod  n<n>-p<r>   one pod per GPU, net1 = 10.0.<r>.<10+n>/24 (rail r)
+  node n<n>        pf<r>vf0 (VF representor) + rail<r> in bridge br<r>  (the NIC eswitch)
+                   uplink0 10.1.255.<10+n>/24 to the computenet switch
+  fab              one bridge per rail joining every node's rail<r>     (rail switches)
+  sw               computenet switch: 10.0.<r>.1 on each rail, 10.1.255.1 on the uplinks,
+                   192.168.0.1 to the front-end; it does not route rail to rail
+                   on its rail ports (seed Scenario 2), only traffic from uplinks
+  fe               front-end host 192.168.0.10
+EOF
+	echo "  $(ip netns list | grep -c "^$TB_PREFIX-") namespaces up."
+}
+
+scenario_1() {
+	screen "Scenario 1: pods without the supernet route"
+	tb routes none
+	show "$TB" exec n0-p0 ip route
+	ping_fails n0-p0 "$(pod_ip 1 1)"
+}
+
+scenario_2() {
+	screen "Scenario 2: the route is there (10.0.0.0/16 via the rail gateway), no accelerator"
+	tb routes supernet
+	show "$TB" exec n0-p0 ip route
+	ping_fails n0-p0 "$(pod_ip 1 1)"
+	echo "(the switch receives it on its rail-0 port and will not route it to rail 1)"
+}
+
+railgate_up_everywhere() {
+	local n cfg
+	screen "railgate up on every node"
+	for ((n = 0; n < NODES; n++)); do
+		cfg="$TB_STATE/railgate-n$n.yaml"
+		tb config "n$n" >"$cfg"
+		tb exec "n$n" "$RAILGATE" up -c "$cfg" >/dev/null
+	done
+	echo "railgate is up on $NODES nodes.  Node 0:"
+	show "$TB" exec n0 "$RAILGATE" status
+}
+
+cross_rail_now() {
+	screen "The same ping, now"
+	show "$TB" exec n0-p0 ping -n -c 2 -W 1 "$(pod_ip 1 1)"
+}
+
+# Every rail of a few nodes to every other rail of the next node, one
+# bounded ping each, the sources in parallel.
+cross_rail_sample() {
+	local dir="$TB_STATE/sample" n s d next pairs=0 passed
+	screen "A sample of cross-rail pairs"
+	mkdir -p "$dir"
+	for n in "${SAMPLE_NODES[@]}"; do
+		next=$(((n + 1) % NODES))
+		for ((s = 0; s < RAILS; s++)); do
+			(
+				for ((d = 0; d < RAILS; d++)); do
+					[ "$d" -eq "$s" ] && continue
+					if tb exec "n$n-p$s" ping -n -q -c 1 -W 1 "$(pod_ip "$next" "$d")" >/dev/null 2>&1; then
+						echo "ok n$n-p$s -> n$next-p$d"
+					else
+						echo "FAIL n$n-p$s -> n$next-p$d"
+					fi
+				done >"$dir/n$n-p$s"
+			) &
+			pairs=$((pairs + RAILS - 1))
+		done
+	done
+	wait
+	passed=$(cat "$dir"/* | grep -c '^ok ' || true)
+	grep -h '^FAIL' "$dir"/* | head -5 || true
+	echo "$passed of $pairs cross-rail pairs answered (nodes ${SAMPLE_NODES[*]}, every rail to every other rail of the next node)"
+}
+
+uplink_rx_total() {
+	ip -n "$TB_PREFIX-sw" -s -j link show master cnet | jq '[.[] | .stats64.rx.packets] | add'
+}
+
+intra_rail() {
+	local before after
+	screen "Intra-rail traffic stays on the rail"
+	before=$(uplink_rx_total)
+	show "$TB" exec n0-p3 ping -n -q -c 3 -i 0.2 -W 1 "$(pod_ip $((NODES - 1)) 3)"
+	after=$(uplink_rx_total)
+	echo "packets the switch received from all node uplinks meanwhile: $((after - before))"
+}
+
+front_end() {
+	screen "The front-end network from a pod"
+	show "$TB" exec n0-p0 ping -n -c 2 -W 1 192.168.0.10
+}
+
+stats() {
+	screen "railgate stats on node 0"
+	show "$TB" exec n0 "$RAILGATE" stats
+}
+
+main() {
+	"$REPO_DIR/tools/install-deps.sh"
+	[ -x "$RAILGATE" ] || { echo "demo: $RAILGATE is missing: run make" >&2; exit 1; }
+	trap teardown EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	export TB_STATE=/run/railgate-testbed/$TB_PREFIX
+	TB_QUIET=0 tb up >/dev/null
+	topology
+	scenario_1
+	scenario_2
+	railgate_up_everywhere
+	cross_rail_now
+	cross_rail_sample
+	intra_rail
+	front_end
+	stats
+}
+
+main "$@"
