@@ -252,9 +252,10 @@ static void log_report(const struct cni_env *env, const char *verb,
 		cni_log("%s %s %s: warning: %s", env->command_name, env->container_id,
 			env->ifname, rep->warnings[i]);
 	for (size_t i = 0; i < rep->n_done; i++)
-		cni_log("%s %s %s: %s %s via %s", env->command_name, env->container_id,
+		cni_log("%s %s %s: %s %s%s%s", env->command_name, env->container_id,
 			env->ifname, verb, rg_pod_cidr_str(rep->done[i], d, sizeof(d)),
-			plan ? rg_pod_ip_str(plan->gateway, g, sizeof(g)) : "its gateway");
+			plan ? " via " : "",
+			plan ? rg_pod_ip_str(plan->gateway, g, sizeof(g)) : "");
 }
 
 /* prevResult, in the config's version, with the added routes appended. */
@@ -279,7 +280,7 @@ static int print_result(struct cni_netconf *nc, const struct rg_pod_plan *plan,
 			rg_pod_ip_str(plan->gateway, g, sizeof(g))));
 		json_object_array_add(routes, r);
 	}
-	if (printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PLAIN)) < 0 ||
+	if (printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0 ||
 	    fflush(stdout))
 		return cni_error_set(e, CNI_ERR_IO, "cannot write the result", "stdout: %s",
 				     strerror(errno));

@@ -106,7 +106,7 @@ static int print_error(const struct cni_error *e, const char *version)
 	json_object_object_add(o, "code", json_object_new_int(e->code));
 	json_object_object_add(o, "msg", json_object_new_string(e->msg));
 	json_object_object_add(o, "details", json_object_new_string(e->details));
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	cni_log("error %d: %s: %s", e->code, e->msg, e->details);
 	return 1;
@@ -120,7 +120,7 @@ static int print_version(const char *version)
 		json_object_array_add(list, json_object_new_string(*v));
 	json_object_object_add(o, "cniVersion", json_object_new_string(version));
 	json_object_object_add(o, "supportedVersions", list);
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	return 0;
 }

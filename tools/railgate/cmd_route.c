@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * railgate route add|del|check: the supernet routes of railgate-cni, for
+ * init containers and for operators fixing a running pod by hand.
+ *
+ *   railgate route add --netns NAME|--pid PID [--dev IF]
+ *                      [-c FILE | --supernet CIDR... --gateway IP] [--frontend CIDR...]
+ *                      [--on-conflict error|warn]
+ *
+ * Without --dev, the pod interface is the one whose IPv4 address lies in a
+ * rail (with -c) or a supernet (inline).  Without -c and --supernet, the
+ * default config file is used.  del needs no config: it removes the routes
+ * railgate added on the interface (route protocol 82).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "loader/config.h"
+#include "loader/pod_routes.h"
+
+#define POD_ADDRS_MAX 64
+
+enum route_action {
+	ROUTE_ADD,
+	ROUTE_DEL,
+	ROUTE_CHECK,
+};
+
+struct route_opts {
+	enum route_action action;
+	const char *action_name;
+	char netns_path[128];
+	const char *dev;
+	const char *config;
+	struct rg_cidr supernets[RG_POD_ROUTES_MAX];
+	size_t n_supernets;
+	struct rg_cidr frontend[RG_POD_ROUTES_MAX];
+	size_t n_frontend;
+	bool has_gateway;
+	uint32_t gateway;
+	enum rg_pod_conflict_policy policy;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: railgate route add|del|check --netns NAME | --pid PID [--dev IF]\n"
+		"                      [-c FILE | --supernet CIDR... --gateway IP] [--frontend CIDR...]\n"
+		"                      [--on-conflict error|warn]\n"
+		"\n"
+		"Put the rail supernet routes (and front-end prefixes) into a pod, via its\n"
+		"rail's gateway on its rail interface; check them; or remove them.\n"
+		"  --netns NAME        the pod's namespace, /run/netns/NAME\n"
+		"  --pid PID           the namespace of a process in the pod\n"
+		"  --dev IF            the rail interface (default: the one holding a rail address)\n"
+		"  -c, --config FILE   rail config (default %s)\n"
+		"  --supernet CIDR     instead of -c: a supernet (repeat for several)\n"
+		"  --gateway IP        with --supernet: the rail gateway\n"
+		"  --frontend CIDR     also route this front-end prefix (repeatable)\n"
+		"  --on-conflict MODE  error (default): refuse if the pod routes a supernet\n"
+		"                      another way; warn: leave that prefix alone and go on\n"
+		"del removes exactly the routes railgate added (protocol %d); it needs no config.\n"
+		"Exit status: 0 ok, 1 failure, 2 usage.\n",
+		RG_DEFAULT_CONFIG, RG_POD_ROUTE_PROTO);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "railgate route: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(railgate route --help for usage)\n");
+	return RG_EXIT_USAGE;
+}
+
+static int add_cidr(struct rg_cidr *set, size_t *n, const char *arg, const char *opt)
+{
+	if (*n >= RG_POD_ROUTES_MAX)
+		return usage_error("too many %s prefixes", opt);
+	if (rg_cidr_parse(arg, &set[*n], false))
+		return usage_error("\"%s\" is not a CIDR like 10.0.0.0/16 (host bits zero)", arg);
+	(*n)++;
+	return 0;
+}
+
+static int parse_action(const char *s, struct route_opts *o)
+{
+	static const struct { const char *name; enum route_action a; } actions[] = {
+		{ "add", ROUTE_ADD }, { "del", ROUTE_DEL }, { "check", ROUTE_CHECK },
+	};
+
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (!strcmp(s, actions[i].name)) {
+			o->action = actions[i].a;
+			o->action_name = actions[i].name;
+			return 0;
+		}
+	return usage_error("unknown action \"%s\": add, del or check", s);
+}
+
+enum { OPT_NETNS = 256, OPT_PID, OPT_DEV, OPT_SUPERNET, OPT_GATEWAY, OPT_FRONTEND, OPT_CONFLICT };
+
+static int parse_opts(int argc, char **argv, struct route_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "netns",       required_argument, NULL, OPT_NETNS },
+		{ "pid",         required_argument, NULL, OPT_PID },
+		{ "dev",         required_argument, NULL, OPT_DEV },
+		{ "config",      required_argument, NULL, 'c' },
+		{ "supernet",    required_argument, NULL, OPT_SUPERNET },
+		{ "gateway",     required_argument, NULL, OPT_GATEWAY },
+		{ "frontend",    required_argument, NULL, OPT_FRONTEND },
+		{ "on-conflict", required_argument, NULL, OPT_CONFLICT },
+		{ "help",        no_argument,       NULL, 'h' },
+		{ 0 },
+	};
+	bool have_ns = false;
+	char *end;
+	long pid;
+	int c, ret = 0;
+
+	optind = 0;    /* main may have used getopt already */
+	while (!ret && (c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_NETNS:
+			if (have_ns || rg_pod_netns_path_by_name(optarg, o->netns_path,
+								 sizeof(o->netns_path)))
+				return usage_error("give one valid --netns NAME or --pid PID (%s)", optarg);
+			have_ns = true;
+			break;
+		case OPT_PID:
+			pid = strtol(optarg, &end, 10);
+			if (have_ns || *end || rg_pod_netns_path_by_pid(pid, o->netns_path,
+									sizeof(o->netns_path)))
+				return usage_error("give one valid --netns NAME or --pid PID (%s)", optarg);
+			have_ns = true;
+			break;
+		case OPT_DEV:
+			if (strlen(optarg) >= IF_NAMESIZE)
+				return usage_error("\"%s\" is too long for an interface name", optarg);
+			o->dev = optarg;
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case OPT_SUPERNET:
+			ret = add_cidr(o->supernets, &o->n_supernets, optarg, "--supernet");
+			break;
+		case OPT_FRONTEND:
+			ret = add_cidr(o->frontend, &o->n_frontend, optarg, "--frontend");
+			break;
+		case OPT_GATEWAY:
+			if (rg_ipv4_parse(optarg, &o->gateway))
+				return usage_error("--gateway \"%s\" is not an IPv4 address", optarg);
+			o->has_gateway = true;
+			break;
+		case OPT_CONFLICT:
+			if (!strcmp(optarg, "error"))
+				o->policy = RG_POD_CONFLICT_ERROR;
+			else if (!strcmp(optarg, "warn"))
+				o->policy = RG_POD_CONFLICT_WARN;
+			else
+				return usage_error("--on-conflict \"%s\": error or warn", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			return RG_EXIT_USAGE;
+		}
+	}
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return usage_error("unexpected argument \"%s\"", argv[optind]);
+	if (!have_ns)
+		return usage_error("name the pod: --netns NAME or --pid PID");
+	if (o->config && (o->n_supernets || o->has_gateway))
+		return usage_error("give -c FILE or --supernet/--gateway, not both");
+	if (o->n_supernets && !o->has_gateway)
+		return usage_error("--supernet needs --gateway (the rail's switch address)");
+	if (o->has_gateway && !o->n_supernets)
+		return usage_error("--gateway needs --supernet");
+	return 0;
+}
+
+/* A plan for one address found in the pod; -EINVAL when it is no rail's. */
+static int plan_for(const struct route_opts *o, const struct rg_config *cfg,
+		    const struct rg_pod_addr *a, struct rg_pod_plan *plan,
+		    char *err, size_t errlen)
+{
+	int ret;
+
+	if (!cfg)
+		return rg_pod_plan_inline(o->supernets, o->n_supernets, o->frontend,
+					  o->n_frontend, o->gateway, a->ifname, a->addr,
+					  plan, err, errlen);
+	ret = rg_pod_plan_from_config(cfg, a->ifname, a->addr, plan, err, errlen);
+	if (ret)
+		return ret;
+	/* --frontend adds prefixes to the config's own */
+	for (size_t i = 0; i < o->n_frontend; i++) {
+		if (plan->n_dsts >= RG_POD_ROUTES_MAX) {
+			snprintf(err, errlen, "more than %d prefixes", RG_POD_ROUTES_MAX);
+			return -E2BIG;
+		}
+		plan->dsts[plan->n_dsts++] = o->frontend[i];
+	}
+	return 0;
+}
+
+/* Find the rail interface and its address, then plan. */
+static int make_plan(const struct route_opts *o, int netns_fd, const struct rg_config *cfg,
+		     struct rg_pod_plan *plan)
+{
+	struct rg_pod_addr addrs[POD_ADDRS_MAX];
+	char err[RG_POD_MSG_LEN], first_err[RG_POD_MSG_LEN] = "";
+	struct rg_pod_plan candidate;
+	int n, found = 0;
+
+	n = rg_pod_list_addrs(netns_fd, o->dev, addrs, POD_ADDRS_MAX, err, sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "railgate route: %s\n", err);
+		return RG_EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		if (plan_for(o, cfg, &addrs[i], &candidate, err, sizeof(err))) {
+			if (!first_err[0])
+				snprintf(first_err, sizeof(first_err), "%s", err);
+			continue;
+		}
+		if (found && strcmp(candidate.ifname, plan->ifname)) {
+			fprintf(stderr, "railgate route: %s and %s both hold rail addresses: pick one with --dev\n",
+				plan->ifname, candidate.ifname);
+			return RG_EXIT_FAIL;
+		}
+		if (!found++)
+			*plan = candidate;
+	}
+	if (!found) {
+		fprintf(stderr, "railgate route: no rail address in the pod%s%s: %s\n",
+			o->dev ? " on " : "", o->dev ? o->dev : "",
+			first_err[0] ? first_err : "it has no IPv4 address");
+		return RG_EXIT_FAIL;
+	}
+	return RG_EXIT_OK;
+}
+
+static void print_routes(const char *verb, const struct rg_pod_plan *plan,
+			 const struct rg_pod_report *rep, const char *ifname)
+{
+	char d[32], g[INET_ADDRSTRLEN];
+
+	for (size_t i = 0; i < rep->n_warnings; i++)
+		fprintf(stderr, "railgate route: warning: %s\n", rep->warnings[i]);
+	for (size_t i = 0; i < rep->n_done; i++) {
+		printf("%s %s", verb, rg_pod_cidr_str(rep->done[i], d, sizeof(d)));
+		if (plan)
+			printf(" via %s", rg_pod_ip_str(plan->gateway, g, sizeof(g)));
+		printf(" dev %s%s%s\n", ifname, plan && plan->rail[0] ? " rail " : "",
+		       plan ? plan->rail : "");
+	}
+	if (!rep->n_done)
+		printf("%s nothing\n", verb);
+}
+
+static int load_config(const char *path, struct rg_config *cfg)
+{
+	struct rg_diags diags = { 0 };
+	int ret = rg_config_load(path, cfg, &diags);
+
+	for (size_t i = 0; ret && i < diags.count; i++)
+		fprintf(stderr, "railgate route: %s\n", diags.msgs[i]);
+	rg_diags_free(&diags);
+	return ret;
+}
+
+static int do_del(const struct route_opts *o, int fd)
+{
+	struct rg_pod_addr addrs[POD_ADDRS_MAX];
+	struct rg_pod_report rep;
+	char err[RG_POD_MSG_LEN];
+	const char *dev = o->dev;
+	int n;
+
+	/* Without --dev: every interface railgate may have routed. */
+	n = rg_pod_list_addrs(fd, dev, addrs, POD_ADDRS_MAX, err, sizeof(err));
+	if (n < 0 && dev) {
+		printf("removed nothing (%s)\n", err);
+		return RG_EXIT_OK;
+	}
+	for (int i = 0; i < (dev ? 1 : n); i++) {
+		const char *ifname = dev ? dev : addrs[i].ifname;
+
+		if (i && !strcmp(ifname, addrs[i - 1].ifname))
+			continue;
+		if (rg_pod_routes_del(fd, ifname, &rep, err, sizeof(err))) {
+			fprintf(stderr, "railgate route: %s\n", err);
+			return RG_EXIT_FAIL;
+		}
+		if (rep.n_done || dev)
+			print_routes("removed", NULL, &rep, ifname);
+	}
+	return RG_EXIT_OK;
+}
+
+static int do_add_or_check(const struct route_opts *o, int fd)
+{
+	struct rg_config cfg, *cfgp = NULL;
+	struct rg_pod_report rep;
+	struct rg_pod_plan plan;
+	char err[RG_POD_MSG_LEN];
+	int ret;
+
+	if (!o->n_supernets) {
+		const char *path = o->config ? o->config : RG_DEFAULT_CONFIG;
+
+		if (load_config(path, &cfg))
+			return RG_EXIT_FAIL;
+		cfgp = &cfg;
+	}
+	ret = make_plan(o, fd, cfgp, &plan);
+	if (cfgp)
+		rg_config_free(cfgp);
+	if (ret)
+		return ret;
+	if (o->action == ROUTE_ADD)
+		ret = rg_pod_routes_add(fd, &plan, o->policy, &rep, err, sizeof(err));
+	else
+		ret = rg_pod_routes_check(fd, &plan, o->policy, &rep, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "railgate route %s: %s\n", o->action_name, err);
+		return RG_EXIT_FAIL;
+	}
+	print_routes(o->action == ROUTE_ADD ? "added" : "ok", &plan, &rep, plan.ifname);
+	return RG_EXIT_OK;
+}
+
+int rg_cmd_route(int argc, char **argv)
+{
+	struct route_opts o = { 0 };
+	char err[RG_POD_MSG_LEN];
+	int fd, ret;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? RG_EXIT_USAGE : RG_EXIT_OK;
+	}
+	ret = parse_action(argv[1], &o);
+	if (!ret)
+		ret = parse_opts(argc - 1, argv + 1, &o);
+	if (ret)
+		return ret < 0 ? RG_EXIT_OK : ret;
+	fd = rg_pod_netns_open(o.netns_path, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "railgate route: %s\n", err);
+		return RG_EXIT_FAIL;
+	}
+	ret = o.action == ROUTE_DEL ? do_del(&o, fd) : do_add_or_check(&o, fd);
+	close(fd);
+	return ret;
+}
