@@ -1,0 +1,833 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * loader/config.c: the config users write.  A table of broken configs with
+ * the exact "FILE:LINE:COL: message" lines each must produce (the message
+ * IS the user interface of a validator), the interface.md example parsed
+ * field by field, defaults, per-node overrides, and the strict address
+ * parsers' edge cases.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "loader/config.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_ERRORS 4
+
+/*
+ * Building blocks for inline configs.  Line numbers matter in the expected
+ * messages, so each block says which lines it occupies when used in order.
+ */
+#define HEADER                               /* lines 1-5 */ \
+	"apiVersion: railgate.dev/v1alpha1\n"                \
+	"kind: RailConfig\n"                                 \
+	"metadata:\n"                                        \
+	"  name: t\n"                                        \
+	"spec:\n"
+#define SUPERNETS "  supernets: [10.0.0.0/16]\n"         /* line 6 */
+#define COMPUTENET                           /* lines 7-9 */ \
+	"  computenet:\n"                                    \
+	"    uplink: eth1\n"                                 \
+	"    gateway: 10.1.255.1\n"
+#define RAILS "  rails:\n"                               /* line 10 */
+#define RAIL0                                /* lines 11-14 */ \
+	"    - name: rail0\n"                                \
+	"      subnet: 10.0.0.0/24\n"                        \
+	"      gateway: 10.0.0.1\n"                          \
+	"      representors: [pf0vf*]\n"
+#define RAIL1                                /* lines 15-18 */ \
+	"    - name: rail1\n"                                \
+	"      subnet: 10.0.1.0/24\n"                        \
+	"      gateway: 10.0.1.1\n"                          \
+	"      representors: [pf1vf*]\n"
+/* A valid config of 18 lines; cases append at line 19. */
+#define GOOD HEADER SUPERNETS COMPUTENET RAILS RAIL0 RAIL1
+/* Everything before the rails (lines 1-10): cases write their own rails. */
+#define BEFORE_RAILS HEADER SUPERNETS COMPUTENET RAILS
+
+/* A valid config whose rail0 has one more line (line 15). */
+#define GOOD_RAIL_WITH(option) BEFORE_RAILS RAIL0 "      " option "\n"
+
+struct bad_case {
+	const char *name;
+	const char *yaml;
+	const char *errors[MAX_ERRORS];  /* exact, in order; NULL-terminated */
+};
+
+static const struct bad_case bad_cases[] = {
+	/* ---- the file as a whole ---- */
+	{ "empty file", "",
+	  { "t.yaml:1:1: the config is empty (expected a RailConfig object)" } },
+	{ "only comments", "# nothing here\n\n",
+	  { "t.yaml:1:1: the config is empty (expected a RailConfig object)" } },
+	{ "YAML syntax error: mapping value in a plain scalar",
+	  "apiVersion: a: b\n",
+	  { "t.yaml:1:14: YAML syntax error: mapping values are not allowed in this context" } },
+	{ "YAML syntax error: unclosed flow list",
+	  HEADER "  supernets: [10.0.0.0/16\n" COMPUTENET,
+	  { "t.yaml:7:13: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 6, column 14)" } },
+	{ "YAML syntax error: tab indentation",
+	  HEADER "\tsupernets: [10.0.0.0/16]\n",
+	  { "t.yaml:6:1: YAML syntax error: found character that cannot start any token (while scanning for the next token at line 6, column 1)" } },
+	{ "two documents", GOOD "---\nkind: RailConfig\n",
+	  { "t.yaml:20:1: only one YAML document is allowed in a config" } },
+	{ "root is a list", "- apiVersion: railgate.dev/v1alpha1\n",
+	  { "t.yaml:1:1: the config must be a mapping, got a list" } },
+
+	/* ---- top level and metadata ---- */
+	{ "wrong apiVersion",
+	  "apiVersion: v1\nkind: RailConfig\nmetadata: {name: t}\nspec: {supernets: [10.0.0.0/16], computenet: {uplink: eth1, gateway: 10.1.255.1}, rails: [{name: r, subnet: 10.0.0.0/24, gateway: 10.0.0.1, representors: [a]}]}\n",
+	  { "t.yaml:1:13: apiVersion must be railgate.dev/v1alpha1, got 'v1'" } },
+	{ "wrong kind",
+	  "apiVersion: railgate.dev/v1alpha1\nkind: ConfigMap\nmetadata: {name: t}\nspec: {supernets: [10.0.0.0/16], computenet: {uplink: eth1, gateway: 10.1.255.1}, rails: [{name: r, subnet: 10.0.0.0/24, gateway: 10.0.0.1, representors: [a]}]}\n",
+	  { "t.yaml:2:7: kind must be RailConfig, got 'ConfigMap'" } },
+	{ "missing spec", "apiVersion: railgate.dev/v1alpha1\nkind: RailConfig\nmetadata:\n  name: t\n",
+	  { "t.yaml:1:1: missing required key 'spec' at the top level" } },
+	{ "unknown top-level key", GOOD "status: {}\n",
+	  { "t.yaml:19:1: unknown key 'status' at the top level (expected one of: apiVersion, kind, metadata, spec)" } },
+	{ "metadata without name",
+	  "apiVersion: railgate.dev/v1alpha1\nkind: RailConfig\nmetadata:\n  labels: {a: b}\nspec:\n" SUPERNETS COMPUTENET RAILS RAIL0,
+	  { "t.yaml:4:3: missing required key 'name' in metadata" } },
+	{ "metadata.name is a list",
+	  "apiVersion: railgate.dev/v1alpha1\nkind: RailConfig\nmetadata:\n  name: [a, b]\nspec:\n" SUPERNETS COMPUTENET RAILS RAIL0,
+	  { "t.yaml:4:9: 'name' must be a string, got a list" } },
+
+	/* ---- spec structure ---- */
+	{ "unknown key in spec (typo)", HEADER SUPERNETS COMPUTENET "  rail:\n" RAIL0,
+	  { "t.yaml:6:3: missing required key 'rails' in spec",
+	    "t.yaml:10:3: unknown key 'rail' in spec (expected one of: supernets, computenet, rails, datapath, nodes)" } },
+	{ "unknown key in rail (typo): reported with the key it lacks",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      represntors: [pf0vf*]\n",
+	  { "t.yaml:11:7: missing required key 'representors' in rail",
+	    "t.yaml:14:7: unknown key 'represntors' in rail (expected one of: name, subnet, gateway, representors, vlan, mtu)" } },
+	{ "unknown key in computenet",
+	  HEADER SUPERNETS COMPUTENET "    gatewayMac: 0c:42:a1:00:00:01\n" RAILS RAIL0,
+	  { "t.yaml:10:5: unknown key 'gatewayMac' in computenet (expected one of: uplink, gateway, gatewayMAC, frontend)" } },
+	{ "unknown key in datapath", GOOD "  datapath:\n    antispoof: false\n",
+	  { "t.yaml:20:5: unknown key 'antispoof' in datapath (expected one of: mode, antiSpoof)" } },
+	{ "duplicate key in a rail",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      subnet: 10.0.2.0/24\n      gateway: 10.0.0.1\n      representors: [pf0vf*]\n",
+	  { "t.yaml:13:7: duplicate key 'subnet' in rail (first at line 12)" } },
+	{ "rail without gateway",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      representors: [pf0vf*]\n",
+	  { "t.yaml:11:7: missing required key 'gateway' in rail" } },
+	{ "computenet is a string", HEADER SUPERNETS "  computenet: eth1\n" RAILS RAIL0,
+	  { "t.yaml:7:15: 'computenet' must be a mapping, got 'eth1'" } },
+	{ "uplink is a list where a string is expected",
+	  HEADER SUPERNETS "  computenet:\n    uplink: [eth1, eth2]\n    gateway: 10.1.255.1\n" RAILS RAIL0,
+	  { "t.yaml:8:13: 'uplink' must be a string, got a list" } },
+	{ "uplink left empty",
+	  HEADER SUPERNETS "  computenet:\n    uplink:\n    gateway: 10.1.255.1\n" RAILS RAIL0,
+	  { "t.yaml:8:12: 'uplink' must be a string, got an empty value" } },
+	{ "uplink longer than IFNAMSIZ",
+	  HEADER SUPERNETS "  computenet:\n    uplink: enp65s0f0np0-uplink\n    gateway: 10.1.255.1\n" RAILS RAIL0,
+	  { "t.yaml:8:13: interface name 'enp65s0f0np0-uplink' is too long (19 characters, at most 15)" } },
+
+	/* ---- lists ---- */
+	{ "empty supernets", HEADER "  supernets: []\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:14: 'supernets' must not be empty" } },
+	{ "supernets is a string, not a list", HEADER "  supernets: 10.0.0.0/16\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:14: 'supernets' must be a list, got '10.0.0.0/16'" } },
+	{ "supernet entry is a mapping", HEADER "  supernets: [{cidr: 10.0.0.0/16}]\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:15: each entry of 'supernets' must be a string, got a mapping" } },
+	{ "empty rails", HEADER SUPERNETS COMPUTENET "  rails: []\n",
+	  { "t.yaml:10:10: 'rails' must not be empty" } },
+	{ "empty representors",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      representors: []\n",
+	  { "t.yaml:14:21: 'representors' must not be empty" } },
+
+	/* ---- addresses ---- */
+	{ "CIDR short form", HEADER "  supernets: [10.0/16]\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:15: invalid CIDR '10.0/16' (expected A.B.C.D/LEN, such as 10.0.0.0/16)" } },
+	{ "CIDR without a length", HEADER "  supernets: [10.0.0.0]\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:15: invalid CIDR '10.0.0.0' (expected A.B.C.D/LEN, such as 10.0.0.0/16)" } },
+	{ "CIDR host bits set",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.1.5/24\n      gateway: 10.0.1.1\n      representors: [pf0vf*]\n",
+	  { "t.yaml:12:15: 10.0.1.5/24 has host bits set; did you mean 10.0.1.0/24?" } },
+	{ "prefix length out of range", HEADER "  supernets: [10.0.0.0/33]\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:15: prefix length of 10.0.0.0/33 is out of range 0..32" } },
+	{ "supernet wider than /8", HEADER "  supernets: [10.0.0.0/16, 64.0.0.0/4]\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:28: supernet 64.0.0.0/4 is too wide (prefix length at least /8)" } },
+	{ "rail subnet too small for a gateway",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/31\n      gateway: 10.0.0.1\n      representors: [pf0vf*]\n",
+	  { "t.yaml:12:15: rail subnet 10.0.0.0/31 is too small (prefix length at most /30: network, gateway, a pod, broadcast)" } },
+	{ "IPv4 octet out of range",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.256\n      representors: [pf0vf*]\n",
+	  { "t.yaml:13:16: invalid IPv4 address '10.0.0.256' (expected A.B.C.D)" } },
+	{ "IPv4 short form",
+	  HEADER SUPERNETS "  computenet:\n    uplink: eth1\n    gateway: 10.1.255\n" RAILS RAIL0,
+	  { "t.yaml:9:14: invalid IPv4 address '10.1.255' (expected A.B.C.D)" } },
+	{ "MAC syntax",
+	  HEADER SUPERNETS COMPUTENET "    gatewayMAC: 0c:42:a1:00:00\n" RAILS RAIL0,
+	  { "t.yaml:10:17: invalid MAC address '0c:42:a1:00:00' (expected six hex pairs such as 0c:42:a1:00:00:01)" } },
+	{ "MAC multicast",
+	  HEADER SUPERNETS COMPUTENET "    gatewayMAC: 01:00:5e:00:00:01\n" RAILS RAIL0,
+	  { "t.yaml:10:17: gatewayMAC 01:00:5e:00:00:01 is a multicast address; the gateway needs a unicast MAC" } },
+
+	/* ---- relations between prefixes ---- */
+	{ "rail outside every supernet",
+	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.2.1.0/24\n      gateway: 10.2.1.1\n      representors: [pf1vf*]\n",
+	  { "t.yaml:16:15: rail rail1 subnet 10.2.1.0/24 is not inside any supernet (10.0.0.0/16)" } },
+	{ "rails overlap",
+	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.0.0.0/23\n      gateway: 10.0.1.1\n      representors: [pf1vf*]\n",
+	  { "t.yaml:16:15: rail rail1 subnet 10.0.0.0/23 overlaps rail rail0 subnet 10.0.0.0/24" } },
+	{ "supernets overlap", HEADER "  supernets: [10.0.0.0/16, 10.0.128.0/17]\n" COMPUTENET RAILS RAIL0,
+	  { "t.yaml:6:28: supernet 10.0.128.0/17 overlaps supernet 10.0.0.0/16 (line 6)" } },
+	{ "frontend overlaps a supernet",
+	  HEADER SUPERNETS COMPUTENET "    frontend: [10.0.0.0/8]\n" RAILS RAIL0,
+	  { "t.yaml:10:16: frontend prefix 10.0.0.0/8 overlaps supernet 10.0.0.0/16" } },
+	{ "frontend prefixes overlap",
+	  HEADER SUPERNETS COMPUTENET "    frontend:\n      - 192.168.0.0/16\n      - 192.168.7.0/24\n" RAILS RAIL0,
+	  { "t.yaml:12:9: frontend prefix 192.168.7.0/24 overlaps frontend prefix 192.168.0.0/16 (line 11)" } },
+	{ "rail gateway outside its subnet",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.1.1\n      representors: [pf0vf*]\n",
+	  { "t.yaml:13:16: rail rail0 gateway 10.0.1.1 is outside its subnet 10.0.0.0/24" } },
+	{ "rail gateway is the network address",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.0\n      representors: [pf0vf*]\n",
+	  { "t.yaml:13:16: rail rail0 gateway 10.0.0.0 is the network address of its subnet 10.0.0.0/24" } },
+	{ "rail gateway is the broadcast address",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.255\n      representors: [pf0vf*]\n",
+	  { "t.yaml:13:16: rail rail0 gateway 10.0.0.255 is the broadcast address of its subnet 10.0.0.0/24" } },
+	{ "computenet gateway inside a supernet",
+	  HEADER SUPERNETS "  computenet:\n    uplink: eth1\n    gateway: 10.0.255.1\n" RAILS RAIL0,
+	  { "t.yaml:9:14: computenet gateway 10.0.255.1 is inside supernet 10.0.0.0/16; it must be outside every supernet" } },
+
+	/* ---- rails ---- */
+	{ "duplicate rail names",
+	  BEFORE_RAILS RAIL0 "    - name: rail0\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      representors: [pf1vf*]\n",
+	  { "t.yaml:15:13: duplicate rail name 'rail0' (first at line 11)" } },
+	{ "duplicate representor across rails",
+	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      representors: [pf1vf*, pf0vf*]\n",
+	  { "t.yaml:18:30: duplicate representor 'pf0vf*' (first in rail rail0 at line 14)" } },
+	{ "representor claimed by another rail's glob",
+	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      representors: [pf0vf3]\n",
+	  { "t.yaml:18:22: representor 'pf0vf3' of rail rail1 also matches 'pf0vf*' of rail rail0 (line 14)" } },
+	{ "rail name too long",
+	  BEFORE_RAILS "    - name: rail-with-a-name-longer-than-32c\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      representors: [pf0vf*]\n",
+	  { "t.yaml:11:13: rail name 'rail-with-a-name-longer-than-32c' is too long (32 characters, at most 31)" } },
+	{ "rail name not a Kubernetes name",
+	  BEFORE_RAILS "    - name: Rail_0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      representors: [pf0vf*]\n",
+	  { "t.yaml:11:13: rail name 'Rail_0' is invalid: use lowercase letters, digits and '-', starting and ending with a letter or digit" } },
+	{ "VLAN 0", GOOD_RAIL_WITH("vlan: 0"),
+	  { "t.yaml:15:13: vlan 0 is out of range 1..4094" } },
+	{ "VLAN 4095", GOOD_RAIL_WITH("vlan: 4095"),
+	  { "t.yaml:15:13: vlan 4095 is out of range 1..4094" } },
+	{ "VLAN not a number", GOOD_RAIL_WITH("vlan: 0x10"),
+	  { "t.yaml:15:13: 'vlan' must be an integer, got '0x10'" } },
+	{ "MTU below IPv4 minimum", GOOD_RAIL_WITH("mtu: 67"),
+	  { "t.yaml:15:12: mtu 67 is out of range 68..65535" } },
+	{ "MTU above 65535", GOOD_RAIL_WITH("mtu: 99999999999"),
+	  { "t.yaml:15:12: mtu 99999999999 is out of range 68..65535" } },
+
+	/* ---- datapath ---- */
+	{ "unknown mode", GOOD "  datapath:\n    mode: native\n",
+	  { "t.yaml:20:11: unknown datapath mode 'native' (expected one of: auto, xdp, xdp-generic, tc)" } },
+	{ "antiSpoof yes (YAML 1.1 boolean)", GOOD "  datapath:\n    antiSpoof: yes\n",
+	  { "t.yaml:20:16: 'antiSpoof' must be true or false, got 'yes'" } },
+	{ "antiSpoof quoted", GOOD "  datapath:\n    antiSpoof: \"false\"\n",
+	  { "t.yaml:20:16: 'antiSpoof' must be true or false, got 'false'" } },
+
+	/* ---- nodes ---- */
+	{ "duplicate node names", GOOD "  nodes:\n    - name: gpu-1\n    - name: gpu-1\n      uplink: eth2\n",
+	  { "t.yaml:21:13: duplicate node name 'gpu-1' (first at line 20)" } },
+	{ "node without a name", GOOD "  nodes:\n    - uplink: eth2\n",
+	  { "t.yaml:20:7: missing required key 'name' in node" } },
+	{ "unknown key in node", GOOD "  nodes:\n    - name: gpu-1\n      uplnk: eth2\n",
+	  { "t.yaml:21:7: unknown key 'uplnk' in node (expected one of: name, uplink, gateway, gatewayMAC)" } },
+	{ "node gateway inside a supernet", GOOD "  nodes:\n    - name: gpu-1\n      gateway: 10.0.9.1\n",
+	  { "t.yaml:21:16: computenet gateway 10.0.9.1 is inside supernet 10.0.0.0/16; it must be outside every supernet" } },
+	{ "node name with capitals never matches", GOOD "  nodes:\n    - name: GPU-1\n",
+	  { "t.yaml:20:13: node name 'GPU-1' is invalid: Kubernetes node names are lowercase letters, digits, '-' and '.'" } },
+
+	/* ---- several errors, all reported, in source order ---- */
+	{ "three errors in one file",
+	  HEADER SUPERNETS "  computenet:\n    uplink: eth1\n    gateway: 10.0.255.1\n" RAILS
+	  "    - name: rail0\n      subnet: 10.0.1.5/24\n      gateway: 10.0.1.1\n      representors: [pf0vf*]\n"
+	  "  datapath:\n    mode: fast\n",
+	  { "t.yaml:9:14: computenet gateway 10.0.255.1 is inside supernet 10.0.0.0/16; it must be outside every supernet",
+	    "t.yaml:12:15: 10.0.1.5/24 has host bits set; did you mean 10.0.1.0/24?",
+	    "t.yaml:16:11: unknown datapath mode 'fast' (expected one of: auto, xdp, xdp-generic, tc)" } },
+};
+
+#define FILE_NAME "t.yaml"
+#define IP(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+static void print_diags(const struct rg_diags *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->count; i++)
+		print_message("# got: %s\n", d->msgs[i]);
+}
+
+static bool is_zeroed(const struct rg_config *cfg)
+{
+	static const struct rg_config zero;
+
+	return !memcmp(cfg, &zero, sizeof(zero));
+}
+
+/* A broken config: exactly the expected lines, and nothing filled in. */
+static void test_bad_config(void **state)
+{
+	const struct bad_case *bc = *state;
+	struct rg_diags d = { 0 };
+	struct rg_config cfg;
+	size_t want = 0, i;
+	int ret;
+
+	memset(&cfg, 0xa5, sizeof(cfg));        /* must come back zeroed */
+	ret = rg_config_parse(FILE_NAME, bc->yaml, strlen(bc->yaml), &cfg, &d);
+	while (want < MAX_ERRORS && bc->errors[want])
+		want++;
+	if (d.count != want)
+		print_diags(&d);
+	assert_int_equal(ret, -1);
+	assert_true(is_zeroed(&cfg));
+	assert_int_equal(d.count, want);
+	for (i = 0; i < want; i++)
+		assert_string_equal(d.msgs[i], bc->errors[i]);
+	rg_diags_free(&d);
+}
+
+static void parse_ok(const char *yaml, struct rg_config *cfg)
+{
+	struct rg_diags d = { 0 };
+	int ret;
+
+	ret = rg_config_parse(FILE_NAME, yaml, strlen(yaml), cfg, &d);
+	print_diags(&d);
+	assert_int_equal(d.count, 0);
+	assert_int_equal(ret, 0);
+	rg_diags_free(&d);
+}
+
+/* The example of shared/design/interface.md, verbatim, comments included. */
+static const char interface_md_example[] =
+	"apiVersion: railgate.dev/v1alpha1\n"
+	"kind: RailConfig\n"
+	"metadata:\n"
+	"  name: gpu-cluster\n"
+	"spec:\n"
+	"  supernets: [10.0.0.0/16]          # one or more CIDRs covering all rails\n"
+	"  computenet:\n"
+	"    uplink: eth1                    # interface toward the computenet switch\n"
+	"    gateway: 10.1.255.1             # the switch's address there (outside the supernets); MAC from the neighbour table\n"
+	"    # gatewayMAC: 0c:42:a1:00:00:01 # optional: skip resolution\n"
+	"    frontend: [192.168.0.0/16]      # optional: front-end networks reached through the switch\n"
+	"  rails:\n"
+	"    - name: rail0\n"
+	"      subnet: 10.0.0.0/24           # must lie inside a supernet; rails may not overlap\n"
+	"      gateway: 10.0.0.1             # the switch's address on this rail: pods route the supernets via it\n"
+	"      representors: [pf0vf0, pf0vf1] # netdevs to attach to; shell globs such as pf0vf* allowed\n"
+	"      # vlan: 100                   # optional 802.1Q tag on frames sent to the uplink\n"
+	"      # mtu: 9000                   # optional: checked against the interfaces\n"
+	"    - name: rail1\n"
+	"      subnet: 10.0.1.0/24\n"
+	"      gateway: 10.0.1.1\n"
+	"      representors: [pf1vf*]\n"
+	"  datapath:\n"
+	"    mode: auto                      # auto | xdp | xdp-generic | tc (auto: native XDP where the driver has it, else TC; never generic unasked)\n"
+	"    antiSpoof: true\n";
+
+static void test_interface_md_example(void **state)
+{
+	struct rg_config cfg;
+	const struct rg_config_rail *r;
+
+	parse_ok(interface_md_example, &cfg);
+
+	assert_string_equal(cfg.path, FILE_NAME);
+	assert_string_equal(cfg.name, "gpu-cluster");
+	assert_int_equal(cfg.n_supernets, 1);
+	assert_int_equal(cfg.supernets[0].addr, IP(10, 0, 0, 0));
+	assert_int_equal(cfg.supernets[0].len, 16);
+
+	assert_string_equal(cfg.computenet.uplink, "eth1");
+	assert_false(cfg.computenet.uplink_discover);
+	assert_int_equal(cfg.computenet.gateway, IP(10, 1, 255, 1));
+	assert_false(cfg.computenet.has_gateway_mac);
+	assert_int_equal(cfg.computenet.n_frontend, 1);
+	assert_int_equal(cfg.computenet.frontend[0].addr, IP(192, 168, 0, 0));
+	assert_int_equal(cfg.computenet.frontend[0].len, 16);
+
+	assert_int_equal(cfg.n_rails, 2);
+	r = &cfg.rails[0];
+	assert_string_equal(r->name, "rail0");
+	assert_int_equal(r->subnet.addr, IP(10, 0, 0, 0));
+	assert_int_equal(r->subnet.len, 24);
+	assert_int_equal(r->gateway, IP(10, 0, 0, 1));
+	assert_int_equal(r->n_representors, 2);
+	assert_string_equal(r->representors[0], "pf0vf0");
+	assert_string_equal(r->representors[1], "pf0vf1");
+	assert_int_equal(r->vlan, -1);
+	assert_int_equal(r->mtu, 0);
+	assert_int_equal(r->pos.line, 13);
+	assert_int_equal(r->pos.col, 7);
+	r = &cfg.rails[1];
+	assert_string_equal(r->name, "rail1");
+	assert_int_equal(r->subnet.addr, IP(10, 0, 1, 0));
+	assert_int_equal(r->subnet.len, 24);
+	assert_int_equal(r->gateway, IP(10, 0, 1, 1));
+	assert_int_equal(r->n_representors, 1);
+	assert_string_equal(r->representors[0], "pf1vf*");
+	assert_int_equal(r->vlan, -1);
+	assert_int_equal(r->mtu, 0);
+	assert_int_equal(r->pos.line, 19);
+	assert_int_equal(r->pos.col, 7);
+
+	assert_int_equal(cfg.n_nodes, 0);
+	assert_null(cfg.nodes);
+	assert_int_equal(cfg.mode, RG_CONFIG_MODE_AUTO);
+	assert_true(cfg.anti_spoof);
+
+	rg_config_free(&cfg);
+	assert_true(is_zeroed(&cfg));
+}
+
+/* tests/unit/configs/example.yaml, read from disk as the CLI does. */
+static void test_example_file(void **state)
+{
+	char path[512], *slash;
+	struct rg_diags d = { 0 };
+	struct rg_config cfg;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s", __FILE__);
+	slash = strrchr(path, '/');
+	snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0),
+		 "configs/example.yaml");
+
+	ret = rg_config_load(path, &cfg, &d);
+	print_diags(&d);
+	assert_int_equal(ret, 0);
+	assert_int_equal(d.count, 0);
+	assert_string_equal(cfg.path, path);
+	assert_string_equal(cfg.name, "gpu-cluster");
+	assert_int_equal(cfg.n_rails, 2);
+	assert_string_equal(cfg.rails[0].representors[0], "pf0vf*");
+	assert_string_equal(cfg.rails[1].representors[0], "pf1vf*");
+	assert_int_equal(cfg.computenet.n_frontend, 1);
+	rg_config_free(&cfg);
+}
+
+static void test_defaults(void **state)
+{
+	struct rg_config cfg;
+
+	parse_ok(GOOD, &cfg);
+	assert_int_equal(cfg.mode, RG_CONFIG_MODE_AUTO);
+	assert_true(cfg.anti_spoof);
+	assert_int_equal(cfg.rails[0].vlan, -1);
+	assert_int_equal(cfg.rails[0].mtu, 0);
+	assert_int_equal(cfg.rails[1].vlan, -1);
+	assert_int_equal(cfg.rails[1].mtu, 0);
+	assert_int_equal(cfg.computenet.n_frontend, 0);
+	assert_false(cfg.computenet.has_gateway_mac);
+	assert_false(cfg.computenet.uplink_discover);
+	assert_int_equal(cfg.n_nodes, 0);
+	rg_config_free(&cfg);
+}
+
+/* Every optional field set, in flow style and with quoting. */
+static void test_all_options(void **state)
+{
+	static const uint8_t mac[6] = { 0x0c, 0x42, 0xa1, 0x00, 0x00, 0x01 };
+	struct rg_config cfg;
+
+	parse_ok("apiVersion: \"railgate.dev/v1alpha1\"\n"
+		 "kind: RailConfig\n"
+		 "metadata: {name: lab, namespace: kube-system, labels: {app: railgate}}\n"
+		 "spec:\n"
+		 "  supernets: [10.0.0.0/16, 10.8.0.0/16]\n"
+		 "  computenet:\n"
+		 "    uplink: auto\n"
+		 "    gateway: 10.1.255.1\n"
+		 "    gatewayMAC: 0C:42:a1:00:00:01\n"
+		 "    frontend: [192.168.0.0/16, 172.16.0.0/12]\n"
+		 "  rails:\n"
+		 "    - {name: r0, subnet: 10.0.0.0/24, gateway: 10.0.0.254, representors: [pf0vf0, 'pf0vf[12]'], vlan: 100, mtu: 9000}\n"
+		 "    - {name: r1-name-of-31-characters-xxxxxx, subnet: 10.8.0.0/17, gateway: 10.8.0.1, representors: [pf1vf0], vlan: 4094, mtu: 68}\n"
+		 "  datapath:\n"
+		 "    mode: xdp-generic\n"
+		 "    antiSpoof: False\n", &cfg);
+
+	assert_string_equal(cfg.name, "lab");
+	assert_int_equal(cfg.n_supernets, 2);
+	assert_int_equal(cfg.supernets[1].addr, IP(10, 8, 0, 0));
+	assert_true(cfg.computenet.uplink_discover);
+	assert_string_equal(cfg.computenet.uplink, "");
+	assert_true(cfg.computenet.has_gateway_mac);
+	assert_memory_equal(cfg.computenet.gateway_mac, mac, 6);
+	assert_int_equal(cfg.computenet.n_frontend, 2);
+	assert_int_equal(cfg.computenet.frontend[1].addr, IP(172, 16, 0, 0));
+	assert_int_equal(cfg.computenet.frontend[1].len, 12);
+	assert_int_equal(cfg.rails[0].vlan, 100);
+	assert_int_equal(cfg.rails[0].mtu, 9000);
+	assert_string_equal(cfg.rails[0].representors[1], "pf0vf[12]");
+	assert_int_equal(cfg.rails[0].gateway, IP(10, 0, 0, 254));
+	assert_string_equal(cfg.rails[1].name, "r1-name-of-31-characters-xxxxxx");
+	assert_int_equal(cfg.rails[1].vlan, 4094);
+	assert_int_equal(cfg.rails[1].mtu, 68);
+	assert_int_equal(cfg.rails[1].subnet.len, 17);
+	assert_int_equal(cfg.rails[1].pos.line, 13);
+	assert_int_equal(cfg.rails[1].pos.col, 7);
+	assert_int_equal(cfg.mode, RG_CONFIG_MODE_XDP_GENERIC);
+	assert_false(cfg.anti_spoof);
+	rg_config_free(&cfg);
+}
+
+static void test_modes(void **state)
+{
+	static const struct {
+		const char *text;
+		enum rg_config_mode mode;
+	} modes[] = {
+		{ "auto", RG_CONFIG_MODE_AUTO },
+		{ "xdp", RG_CONFIG_MODE_XDP },
+		{ "xdp-generic", RG_CONFIG_MODE_XDP_GENERIC },
+		{ "tc", RG_CONFIG_MODE_TC },
+	};
+	struct rg_config cfg;
+	char yaml[1024];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		snprintf(yaml, sizeof(yaml), GOOD "  datapath:\n    mode: %s\n", modes[i].text);
+		parse_ok(yaml, &cfg);
+		assert_int_equal(cfg.mode, modes[i].mode);
+		assert_string_equal(rg_config_mode_name(cfg.mode), modes[i].text);
+		rg_config_free(&cfg);
+	}
+}
+
+static const char nodes_config[] =
+	HEADER SUPERNETS
+	"  computenet:\n"
+	"    uplink: eth1\n"
+	"    gateway: 10.1.255.1\n"
+	"    gatewayMAC: 0c:42:a1:00:00:01\n"
+	RAILS RAIL0
+	"  nodes:\n"
+	"    - name: gpu-1\n"
+	"      uplink: eth2\n"
+	"    - name: gpu-2.rack-b\n"
+	"      gateway: 10.2.255.1\n"
+	"    - name: gpu-3\n"
+	"      gatewayMAC: 0c:42:a1:00:00:03\n"
+	"    - name: gpu-4\n"
+	"      uplink: auto\n"
+	"      gateway: 10.3.255.1\n"
+	"      gatewayMAC: 0c:42:a1:00:00:04\n";
+
+static void test_node_overrides(void **state)
+{
+	static const uint8_t mac1[6] = { 0x0c, 0x42, 0xa1, 0, 0, 0x01 };
+	static const uint8_t mac3[6] = { 0x0c, 0x42, 0xa1, 0, 0, 0x03 };
+	static const uint8_t mac4[6] = { 0x0c, 0x42, 0xa1, 0, 0, 0x04 };
+	struct rg_config cfg;
+
+	/* A node not listed, or no node name: the global values stand. */
+	parse_ok(nodes_config, &cfg);
+	assert_int_equal(cfg.n_nodes, 4);
+	rg_config_apply_node(&cfg, "gpu-9");
+	rg_config_apply_node(&cfg, NULL);
+	assert_string_equal(cfg.computenet.uplink, "eth1");
+	assert_int_equal(cfg.computenet.gateway, IP(10, 1, 255, 1));
+	assert_true(cfg.computenet.has_gateway_mac);
+	assert_memory_equal(cfg.computenet.gateway_mac, mac1, 6);
+	rg_config_free(&cfg);
+
+	/* Uplink only. */
+	parse_ok(nodes_config, &cfg);
+	rg_config_apply_node(&cfg, "gpu-1");
+	assert_string_equal(cfg.computenet.uplink, "eth2");
+	assert_false(cfg.computenet.uplink_discover);
+	assert_int_equal(cfg.computenet.gateway, IP(10, 1, 255, 1));
+	assert_memory_equal(cfg.computenet.gateway_mac, mac1, 6);
+	rg_config_free(&cfg);
+
+	/* Another gateway without a MAC: the global MAC was the other
+	 * gateway's, so it must be resolved again, not reused. */
+	parse_ok(nodes_config, &cfg);
+	rg_config_apply_node(&cfg, "gpu-2.rack-b");
+	assert_string_equal(cfg.computenet.uplink, "eth1");
+	assert_int_equal(cfg.computenet.gateway, IP(10, 2, 255, 1));
+	assert_false(cfg.computenet.has_gateway_mac);
+	rg_config_free(&cfg);
+
+	/* MAC only. */
+	parse_ok(nodes_config, &cfg);
+	rg_config_apply_node(&cfg, "gpu-3");
+	assert_int_equal(cfg.computenet.gateway, IP(10, 1, 255, 1));
+	assert_true(cfg.computenet.has_gateway_mac);
+	assert_memory_equal(cfg.computenet.gateway_mac, mac3, 6);
+	rg_config_free(&cfg);
+
+	/* Everything, with uplink discovery. */
+	parse_ok(nodes_config, &cfg);
+	rg_config_apply_node(&cfg, "gpu-4");
+	assert_true(cfg.computenet.uplink_discover);
+	assert_string_equal(cfg.computenet.uplink, "");
+	assert_int_equal(cfg.computenet.gateway, IP(10, 3, 255, 1));
+	assert_true(cfg.computenet.has_gateway_mac);
+	assert_memory_equal(cfg.computenet.gateway_mac, mac4, 6);
+	rg_config_free(&cfg);
+}
+
+/* n rails r0.. in 10.0.0.0/8, one /24 each. */
+static char *config_with_rails(size_t n)
+{
+	static const char head[] =
+		"apiVersion: railgate.dev/v1alpha1\nkind: RailConfig\nmetadata: {name: t}\n"
+		"spec:\n  supernets: [10.0.0.0/8]\n"
+		"  computenet: {uplink: eth1, gateway: 192.0.2.1}\n  rails:\n";
+	size_t cap = sizeof(head) + n * 128, used;
+	char *yaml = malloc(cap);
+	size_t i;
+
+	assert_non_null(yaml);
+	used = (size_t)snprintf(yaml, cap, "%s", head);
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(yaml + used, cap - used,
+			"    - {name: r%zu, subnet: 10.%zu.%zu.0/24, gateway: 10.%zu.%zu.1, representors: [v%zu]}\n",
+			i, i / 256, i % 256, i / 256, i % 256, i);
+	return yaml;
+}
+
+static void test_rail_count_limit(void **state)
+{
+	struct rg_diags d = { 0 };
+	struct rg_config cfg;
+	char *yaml;
+
+	yaml = config_with_rails(RG_MAX_RAILS);
+	parse_ok(yaml, &cfg);
+	assert_int_equal(cfg.n_rails, RG_MAX_RAILS);
+	rg_config_free(&cfg);
+	free(yaml);
+
+	yaml = config_with_rails(RG_MAX_RAILS + 1);
+	assert_int_equal(rg_config_parse(FILE_NAME, yaml, strlen(yaml), &cfg, &d), -1);
+	if (d.count != 1)
+		print_diags(&d);
+	assert_int_equal(d.count, 1);
+	assert_string_equal(d.msgs[0], "t.yaml:8:5: too many rails (257, at most 256)");
+	assert_true(is_zeroed(&cfg));
+	rg_diags_free(&d);
+	free(yaml);
+}
+
+static void test_unreadable_file(void **state)
+{
+	struct rg_diags d = { 0 };
+	struct rg_config cfg;
+
+	assert_int_equal(rg_config_load("/nonexistent/railgate.yaml", &cfg, &d), -ENOENT);
+	assert_int_equal(d.count, 1);
+	assert_string_equal(d.msgs[0],
+			    "/nonexistent/railgate.yaml: cannot read: No such file or directory");
+	assert_true(is_zeroed(&cfg));
+
+	/* Errors accumulate in the caller's list. */
+	assert_int_equal(rg_config_load("/", &cfg, &d), -EISDIR);
+	assert_int_equal(d.count, 2);
+	assert_string_equal(d.msgs[1], "/: cannot read: Is a directory");
+	rg_diags_free(&d);
+	assert_int_equal(d.count, 0);
+	assert_null(d.msgs);
+}
+
+/* Errors from a file name the file as the user gave it. */
+static void test_load_names_the_file(void **state)
+{
+	char path[] = "/tmp/rg-test-config-XXXXXX";
+	static const char text[] = GOOD "  datapath: {mode: fast}\n";
+	struct rg_diags d = { 0 };
+	struct rg_config cfg;
+	char want[256];
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+
+	assert_int_equal(rg_config_load(path, &cfg, &d), -1);
+	unlink(path);
+	snprintf(want, sizeof(want),
+		 "%s:19:20: unknown datapath mode 'fast' (expected one of: auto, xdp, xdp-generic, tc)",
+		 path);
+	if (d.count != 1)
+		print_diags(&d);
+	assert_int_equal(d.count, 1);
+	assert_string_equal(d.msgs[0], want);
+	rg_diags_free(&d);
+}
+
+static void test_diags_add(void **state)
+{
+	struct rg_diags d = { 0 };
+
+	rg_diags_add(&d, "a.yaml", (struct rg_pos){ 3, 7 }, "rail %s: %d", "r0", 5);
+	rg_diags_add(&d, "a.yaml", (struct rg_pos){ 1, 1 }, "second");
+	assert_int_equal(d.count, 2);
+	assert_string_equal(d.msgs[0], "a.yaml:3:7: rail r0: 5");
+	assert_string_equal(d.msgs[1], "a.yaml:1:1: second");
+	rg_diags_free(&d);
+}
+
+static void test_cidr_parse(void **state)
+{
+	static const struct {
+		const char *text;
+		bool allow_host_bits;
+		int ret;
+		uint32_t addr;
+		uint8_t len;
+	} cases[] = {
+		{ "10.0.0.0/16", false, 0, IP(10, 0, 0, 0), 16 },
+		{ "0.0.0.0/0", false, 0, 0, 0 },
+		{ "255.255.255.255/32", false, 0, IP(255, 255, 255, 255), 32 },
+		{ "10.0.1.5/24", true, 0, IP(10, 0, 1, 0), 24 },    /* host bits cleared */
+		{ "10.0.1.5/0", true, 0, 0, 0 },
+		{ "10.0.1.5/24", false, -EINVAL, 0, 0 },
+		{ "10.0.1/24", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/", false, -EINVAL, 0, 0 },
+		{ "/24", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/33", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/100", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/08", false, -EINVAL, 0, 0 },
+		{ "010.0.0.0/8", false, -EINVAL, 0, 0 },
+		{ "+10.0.0.0/8", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/+8", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/-1", false, -EINVAL, 0, 0 },
+		{ " 10.0.0.0/8", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/8 ", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/8x", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0//8", false, -EINVAL, 0, 0 },
+		{ "10.0.0.0/8/8", false, -EINVAL, 0, 0 },
+		{ "256.0.0.0/8", false, -EINVAL, 0, 0 },
+		{ "1.2.3.4.5/8", false, -EINVAL, 0, 0 },
+		{ "", false, -EINVAL, 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct rg_cidr c = { 0xdeadbeef, 99 };
+		int ret = rg_cidr_parse(cases[i].text, &c, cases[i].allow_host_bits);
+
+		if (ret != cases[i].ret)
+			print_message("# rg_cidr_parse(\"%s\") = %d\n", cases[i].text, ret);
+		assert_int_equal(ret, cases[i].ret);
+		if (ret == 0) {
+			assert_int_equal(c.addr, cases[i].addr);
+			assert_int_equal(c.len, cases[i].len);
+		} else {
+			assert_int_equal(c.addr, 0xdeadbeef);   /* untouched */
+		}
+	}
+	assert_int_equal(rg_cidr_parse(NULL, &(struct rg_cidr){ 0 }, true), -EINVAL);
+}
+
+static void test_ipv4_parse(void **state)
+{
+	static const char *const bad[] = {
+		"10.1.255", "1.2.3.4.5", "256.1.1.1", "1.2.3.256", "01.2.3.4", "1.2.3.00",
+		"1.2.3.4 ", " 1.2.3.4", "+1.2.3.4", "1.-2.3.4", "1..2.3", "1.2.3.",
+		".1.2.3", "0x1.2.3.4", "1234.1.1.1", "1.2.3.4/32", "", "a.b.c.d",
+	};
+	uint32_t a = 0;
+	size_t i;
+
+	assert_int_equal(rg_ipv4_parse("10.1.255.1", &a), 0);
+	assert_int_equal(a, IP(10, 1, 255, 1));
+	assert_int_equal(rg_ipv4_parse("0.0.0.0", &a), 0);
+	assert_int_equal(a, 0);
+	assert_int_equal(rg_ipv4_parse("255.255.255.255", &a), 0);
+	assert_int_equal(a, IP(255, 255, 255, 255));
+	assert_int_equal(rg_ipv4_parse("192.0.2.10", &a), 0);
+	assert_int_equal(a, IP(192, 0, 2, 10));
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		a = 0x12345678;
+		if (rg_ipv4_parse(bad[i], &a) != -EINVAL)
+			print_message("# rg_ipv4_parse(\"%s\") accepted\n", bad[i]);
+		assert_int_equal(rg_ipv4_parse(bad[i], &a), -EINVAL);
+		assert_int_equal(a, 0x12345678);
+	}
+	assert_int_equal(rg_ipv4_parse(NULL, &a), -EINVAL);
+}
+
+static void test_mac_parse(void **state)
+{
+	static const uint8_t want1[6] = { 0x0c, 0x42, 0xa1, 0x00, 0x00, 0x01 };
+	static const uint8_t want2[6] = { 0xff, 0xff, 0x00, 0x00, 0x00, 0x0a };
+	static const uint8_t untouched[6] = { 1, 2, 3, 4, 5, 6 };
+	static const char *const bad[] = {
+		"0c:42:a1:00:00", "0c:42:a1:00:00:01:02", "0c-42-a1-00-00-01",
+		"c:42:a1:00:00:01", "0c:42:a1:00:00:1", "0c:42:a1:00:00:0g",
+		"0c:42:a1:00:00:01 ", " 0c:42:a1:00:00:01", "0c42.a100.0001",
+		"0c:42:a1:00:00:", "0c::42:a1:00:00:01", "",
+	};
+	uint8_t mac[6];
+	size_t i;
+
+	assert_int_equal(rg_mac_parse("0c:42:a1:00:00:01", mac), 0);
+	assert_memory_equal(mac, want1, 6);
+	assert_int_equal(rg_mac_parse("FF:ff:00:00:00:0A", mac), 0);
+	assert_memory_equal(mac, want2, 6);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memcpy(mac, untouched, 6);
+		if (rg_mac_parse(bad[i], mac) != -EINVAL)
+			print_message("# rg_mac_parse(\"%s\") accepted\n", bad[i]);
+		assert_int_equal(rg_mac_parse(bad[i], mac), -EINVAL);
+		assert_memory_equal(mac, untouched, 6);
+	}
+	assert_int_equal(rg_mac_parse(NULL, mac), -EINVAL);
+}
+
+static const struct CMUnitTest fixed_tests[] = {
+	cmocka_unit_test(test_interface_md_example),
+	cmocka_unit_test(test_example_file),
+	cmocka_unit_test(test_defaults),
+	cmocka_unit_test(test_all_options),
+	cmocka_unit_test(test_modes),
+	cmocka_unit_test(test_node_overrides),
+	cmocka_unit_test(test_rail_count_limit),
+	cmocka_unit_test(test_unreadable_file),
+	cmocka_unit_test(test_load_names_the_file),
+	cmocka_unit_test(test_diags_add),
+	cmocka_unit_test(test_cidr_parse),
+	cmocka_unit_test(test_ipv4_parse),
+	cmocka_unit_test(test_mac_parse),
+};
+
+/* The fixed tests, then one test per row of bad_cases. */
+static struct CMUnitTest tests[ARRAY_SIZE(fixed_tests) + ARRAY_SIZE(bad_cases)];
+
+int main(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed_tests); i++)
+		tests[i] = fixed_tests[i];
+	for (i = 0; i < ARRAY_SIZE(bad_cases); i++) {
+		struct CMUnitTest *t = &tests[ARRAY_SIZE(fixed_tests) + i];
+
+		t->name = bad_cases[i].name;
+		t->test_func = test_bad_config;
+		t->initial_state = (void *)&bad_cases[i];
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
