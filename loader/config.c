@@ -160,6 +160,8 @@ struct node_source {
 
 struct parser {
 	const char *file;
+	const char *text;               /* the input, for byte offsets */
+	size_t text_len;
 	yaml_document_t *doc;
 	struct rg_config *cfg;
 
@@ -235,7 +237,8 @@ static void flush_errors(struct parser *p, struct rg_diags *diags)
 {
 	size_t i;
 
-	qsort(p->errors, p->n_errors, sizeof(*p->errors), compare_errors);
+	if (p->n_errors)
+		qsort(p->errors, p->n_errors, sizeof(*p->errors), compare_errors);
 	for (i = 0; i < p->n_errors; i++) {
 		rg_diags_add(diags, p->file, p->errors[i].pos, "%s", p->errors[i].msg);
 		free(p->errors[i].msg);
@@ -415,8 +418,8 @@ static void collect_keys(struct parser *p, const yaml_node_t *map,
 		const yaml_node_t *value = doc_node(p, pair->value);
 
 		if (key->type != YAML_SCALAR_NODE) {
-			error_node(p, key, "keys must be strings, got %s %s",
-				   describe(key).s, where);
+			error_node(p, key, "keys %s must be strings, got %s",
+				   where, describe(key).s);
 			continue;
 		}
 		for (i = 0; i < n_keys; i++)
@@ -1281,6 +1284,23 @@ static void check_config(struct parser *p)
 
 /* ---- entry points ------------------------------------------------------ */
 
+/* Line and column (in bytes) of a byte offset in the input. */
+static struct rg_pos pos_of_offset(const struct parser *p, size_t offset)
+{
+	struct rg_pos pos = { 1, 1 };
+	size_t i;
+
+	for (i = 0; i < offset && i < p->text_len; i++) {
+		if (p->text[i] == '\n') {
+			pos.line++;
+			pos.col = 1;
+		} else {
+			pos.col++;
+		}
+	}
+	return pos;
+}
+
 static void report_yaml_error(struct parser *p, const yaml_parser_t *yp)
 {
 	struct rg_pos pos = { (unsigned)yp->problem_mark.line + 1,
@@ -1291,8 +1311,9 @@ static void report_yaml_error(struct parser *p, const yaml_parser_t *yp)
 		return;
 	}
 	if (yp->error == YAML_READER_ERROR) {
-		/* The reader has no line yet, only a byte offset. */
-		error_at(p, (struct rg_pos){ 1, 1 }, "YAML syntax error: %s at byte %zu",
+		/* The reader (encoding) reports a byte offset, not a mark. */
+		error_at(p, pos_of_offset(p, yp->problem_offset),
+			 "YAML syntax error: %s (byte %zu)",
 			 yp->problem ? yp->problem : "unreadable input", yp->problem_offset);
 		return;
 	}
@@ -1362,7 +1383,8 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 		    struct rg_config *cfg, struct rg_diags *diags)
 {
 	struct rg_config c = { .anti_spoof = true, .mode = RG_CONFIG_MODE_AUTO };
-	struct parser p = { .file = name ? name : "<config>", .cfg = &c };
+	struct parser p = { .file = name ? name : "<config>", .cfg = &c,
+			    .text = yaml, .text_len = len };
 	yaml_parser_t yp;
 	int ret = 0;
 
