@@ -256,9 +256,10 @@ static void expand_zone(struct fib_builder *b, const struct rg_zone *z,
 		uint32_t slot = zone_slot(z, r->addr);
 		uint32_t *group;
 
-		/* The root paints its whole span, also when longer than /24. */
+		/* The root owns its slot also when longer than /24 (span 1):
+		 * the zone check keeps the rest of that /24 out. */
 		if (i == 0 || r->len <= RG_TBL24_PREFIX) {
-			fill(&tbl24[slot], i == 0 ? z->span : zone_span(r->len), r->entry);
+			fill(&tbl24[slot], zone_span(r->len), r->entry);
 			continue;
 		}
 		group = tbl8_group(b, slot, r);
