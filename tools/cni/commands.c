@@ -155,8 +155,11 @@ static int source_load(const struct cni_netconf *nc, struct route_source *src,
 	if (ret) {
 		diags_join(&diags, details, sizeof(details));
 		rg_diags_free(&diags);
+		/* the config loader's messages already name the file */
+		if (details[0])
+			return cni_error_set(e, code, "invalid rail config", "%s", details);
 		return cni_error_set(e, code, "invalid rail config", "%s: %s", nc->rail_config,
-				     details[0] ? details : strerror(-ret));
+				     strerror(-ret));
 	}
 	rg_diags_free(&diags);
 	src->have_cfg = true;
@@ -232,7 +235,7 @@ static int route_error(const struct rg_pod_report *rep, const char *err, struct 
 		return cni_error_set(e, CNI_ERR_ROUTE_CONFLICT,
 				     "the pod already routes rail traffic another way", "%s", err);
 	case RG_POD_ERR_MISSING:
-		return cni_error_set(e, CNI_ERR_ROUTE_MISSING, "a railgate route is missing",
+		return cni_error_set(e, CNI_ERR_ROUTE_MISSING, "a railgate route is missing or points elsewhere",
 				     "%s", err);
 	case RG_POD_ERR_NETNS:
 		return cni_error_set(e, CNI_ERR_NO_CONTAINER, "cannot enter the pod's network namespace",
