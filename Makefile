@@ -9,7 +9,7 @@ BUILD     := build
 ARCH_INC  := /usr/include/$(shell $(CC) -dumpmachine)
 
 CFLAGS    ?= -O2 -g
-CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -I. -I$(BUILD) -D_GNU_SOURCE
+CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -I. -I$(BUILD) -D_GNU_SOURCE
 NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 libnl-genl-3.0 json-c 2>/dev/null)
 CFLAGS    += $(NL_CFLAGS)
 LDLIBS    := -lbpf -lelf -lz -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto -lpthread
@@ -42,9 +42,11 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 BPFT_SRCS  := $(wildcard tests/bpf/test_*.c)
 TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
 TEST_BINS  := $(patsubst %.c,$(BUILD)/%,$(UNIT_SRCS) $(BPFT_SRCS))
+# Small programs the integration tests drive (traffic with sequence numbers...).
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
 
 .PHONY: all deps test test-quick demo bench clean bpf
-all: bpf $(LIB) $(BINS) $(TEST_BINS)
+all: bpf $(LIB) $(BINS) $(TEST_BINS) $(TEST_TOOLS)
 
 bpf: $(BPF_OBJS) $(BPF_SKELS)
 
@@ -79,6 +81,9 @@ $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 $(BUILD)/tests/%: tests/%.c $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(LIB) $(HDRS) $(BPF_SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(LIB) $(LDLIBS) -lcmocka
+
+$(BUILD)/%: tests/tools/%.c | $(BUILD)
+	$(CC) $(CFLAGS) -o $@ $<
 
 # Everything: unit, BPF (BPF_PROG_TEST_RUN) and integration (namespaces).
 test: all

@@ -35,9 +35,9 @@ const char *const rg_map_names[RG_MAPID_COUNT] = {
 
 /* Byte sizes of the mmap()ed maps: value size * max_entries. */
 #define RG_STATE_BYTES  sizeof(struct rg_state)
-#define RG_TBL24_BYTES  ((size_t)RG_GENERATIONS * RG_TBL24_SLOTS * sizeof(uint32_t))
+#define RG_TBL24_BYTES  ((size_t)RG_GENERATIONS * RG_TBL24_SLOTS * RG_MMAP_SLOT_BYTES)
 #define RG_TBL8_BYTES   ((size_t)RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE * \
-			 sizeof(uint32_t))
+			 RG_MMAP_SLOT_BYTES)
 
 static int set_err(char *err, size_t n, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -53,6 +53,24 @@ static int set_err(char *err, size_t n, int rc, const char *fmt, ...)
 		va_end(ap);
 	}
 	return rc;
+}
+
+/* Copy entries into an mmap()ed u32 ARRAY at element first: the kernel
+ * strides elements at RG_MMAP_SLOT_BYTES, so this is no plain memcpy. */
+void rg_mmap_slots_write(uint32_t *mm, size_t first, const uint32_t *src, size_t count)
+{
+	const size_t stride = RG_MMAP_SLOT_BYTES / sizeof(uint32_t);
+
+	for (size_t i = 0; i < count; i++)
+		mm[(first + i) * stride] = src[i];
+}
+
+void rg_mmap_slots_read(const uint32_t *mm, size_t first, uint32_t *dst, size_t count)
+{
+	const size_t stride = RG_MMAP_SLOT_BYTES / sizeof(uint32_t);
+
+	for (size_t i = 0; i < count; i++)
+		dst[i] = mm[(first + i) * stride];
 }
 
 /* mmap() length: the kernel maps whole pages. */
@@ -301,12 +319,10 @@ static int write_tables(struct rg_map_set *ms, unsigned gen,
 			       "FIB image uses %u tbl24 slots and %u tbl8 groups (max %u, %u)",
 			       img->tbl24_used, img->tbl8_groups_used, RG_TBL24_SLOTS,
 			       RG_TBL8_GROUPS);
-	if (img->tbl24_used)
-		memcpy(ms->tbl24 + (size_t)gen * RG_TBL24_SLOTS, img->tbl24,
-		       (size_t)img->tbl24_used * sizeof(uint32_t));
-	if (tbl8_entries)
-		memcpy(ms->tbl8 + (size_t)gen * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE,
-		       img->tbl8, tbl8_entries * sizeof(uint32_t));
+	rg_mmap_slots_write(ms->tbl24, (size_t)gen * RG_TBL24_SLOTS, img->tbl24,
+			    img->tbl24_used);
+	rg_mmap_slots_write(ms->tbl8, (size_t)gen * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE,
+			    img->tbl8, tbl8_entries);
 	return 0;
 }
 

@@ -41,9 +41,14 @@ extern const char *const rg_map_names[RG_MAPID_COUNT];
 struct rg_map_set {
 	int fd[RG_MAPID_COUNT];      /* -1 when not open */
 	struct rg_state *state;      /* mmap of rg_state[0] */
-	uint32_t *tbl24;             /* mmap: RG_GENERATIONS * RG_TBL24_SLOTS */
-	uint32_t *tbl8;              /* mmap: RG_GENERATIONS * RG_TBL8_GROUPS * 256 */
+	uint32_t *tbl24;             /* mmap: RG_GENERATIONS * RG_TBL24_SLOTS slots, */
+	uint32_t *tbl8;              /* ... and * RG_TBL8_GROUPS * 256: use rg_mmap_slots_* */
 };
+
+/* Element access through the mmaps of rg_tbl24 / rg_tbl8 (stride
+ * RG_MMAP_SLOT_BYTES, see rg_abi.h). */
+void rg_mmap_slots_write(uint32_t *mm, size_t first, const uint32_t *src, size_t count);
+void rg_mmap_slots_read(const uint32_t *mm, size_t first, uint32_t *dst, size_t count);
 
 /* A map set with every fd -1 and nothing mapped (what close leaves). */
 void rg_map_set_init(struct rg_map_set *ms);

@@ -64,6 +64,13 @@ enum rg_route_kind {
 	RG_ROUTE_TBL8      = 4,
 };
 
+/*
+ * The kernel's ARRAY map strides its elements at round_up(value_size, 8):
+ * through an mmap of rg_tbl24 / rg_tbl8, entry i (a __u32) sits at byte
+ * offset i * RG_MMAP_SLOT_BYTES, in the low half on little-endian machines.
+ */
+#define RG_MMAP_SLOT_BYTES  8
+
 #define RG_ROUTE_KIND_SHIFT 28
 #define RG_ROUTE_ARG_MASK   0x0fffffffu
 #define RG_ROUTE(kind, arg) \

@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Load or adopt, apply, take down; see datapath.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "datapath.h"
+#include "attach.h"
+#include "railgate.skel.h"
+
+#define BPF_FS_MAGIC_NUMBER 0xcafe4a11
+
+static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
+
+static void logf_(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void logf_(FILE *log, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!log)
+		return;
+	va_start(ap, fmt);
+	vfprintf(log, fmt, ap);
+	va_end(ap);
+	fputc('\n', log);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void path_join(char *out, size_t n, const char *a, const char *b)
+{
+	snprintf(out, n, "%s/%s", a, b);
+}
+
+int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n)
+{
+	struct statfs st;
+	int ret;
+
+	memset(dp, 0, sizeof(*dp));
+	dp->lock_fd = -1;
+	for (int i = 0; i < RG_PROG_COUNT; i++)
+		dp->prog_fd[i] = -1;
+	rg_map_set_init(&dp->maps);
+	snprintf(dp->root, sizeof(dp->root), "%s", root);
+	snprintf(dp->dir, sizeof(dp->dir), "%s/v%d", root, RG_ABI_VERSION);
+
+	ret = mkdir_p(root);
+	if (ret) {
+		snprintf(err, n, "cannot create pin directory %s: %s", root, strerror(-ret));
+		return ret;
+	}
+	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER) {
+		snprintf(err, n, "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
+		return -ENOTSUP;
+	}
+	dp->lock_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dp->lock_fd < 0 || flock(dp->lock_fd, LOCK_EX)) {
+		ret = -errno;
+		snprintf(err, n, "cannot lock %s: %s", root, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static int pin_progs(struct rg_datapath *dp, char *err, size_t n)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	int ret;
+
+	path_join(dir, sizeof(dir), dp->dir, "progs");
+	ret = mkdir_p(dir);
+	if (ret) {
+		snprintf(err, n, "cannot create %s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	for (int i = 0; i < RG_PROG_COUNT; i++) {
+		path_join(path, sizeof(path), dir, prog_pin_names[i]);
+		unlink(path);
+		if (bpf_obj_pin(dp->prog_fd[i], path)) {
+			ret = -errno;
+			snprintf(err, n, "cannot pin %s: %s", path, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Load the object, reusing whatever maps are pinned, and pin the rest. */
+static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size_t n)
+{
+	char dir[PATH_MAX];
+	struct railgate *skel;
+	int ret;
+
+	skel = railgate__open();
+	if (!skel) {
+		ret = -errno;
+		snprintf(err, n, "cannot open the BPF object: %s", strerror(-ret));
+		return ret;
+	}
+	if (maps_pinned) {
+		for (int i = 0; i < RG_MAPID_COUNT; i++) {
+			struct bpf_map *m = bpf_object__find_map_by_name(skel->obj, rg_map_names[i]);
+
+			if (!m || bpf_map__reuse_fd(m, dp->maps.fd[i])) {
+				snprintf(err, n, "cannot reuse pinned map %s", rg_map_names[i]);
+				ret = -EINVAL;
+				goto fail;
+			}
+		}
+	}
+	ret = railgate__load(skel);
+	if (ret) {
+		snprintf(err, n, "the kernel refused the BPF programs: %s (run with "
+			 "LIBBPF_LOG=1 for the verifier log)", strerror(-ret));
+		goto fail;
+	}
+	if (!maps_pinned) {
+		ret = rg_map_set_from_object(&dp->maps, skel->obj, err, n);
+		if (ret)
+			goto fail;
+		path_join(dir, sizeof(dir), dp->dir, "maps");
+		ret = mkdir_p(dir);
+		if (!ret)
+			ret = rg_map_set_pin(&dp->maps, dir, err, n);
+		if (ret)
+			goto fail;
+	}
+	dp->prog_fd[RG_PROG_XDP] = dup(bpf_program__fd(skel->progs.railgate_xdp));
+	dp->prog_fd[RG_PROG_TC] = dup(bpf_program__fd(skel->progs.railgate_tc));
+	dp->skel = skel;
+	return pin_progs(dp, err, n);
+fail:
+	railgate__destroy(skel);
+	return ret;
+}
+
+int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
+{
+	char maps_dir[PATH_MAX], path[PATH_MAX];
+	bool maps_pinned, progs_pinned = true;
+	int ret;
+
+	path_join(maps_dir, sizeof(maps_dir), dp->dir, "maps");
+	maps_pinned = exists(maps_dir);
+	if (maps_pinned) {
+		ret = rg_map_set_from_pins(&dp->maps, maps_dir, err, n);
+		if (ret) {
+			snprintf(err + strlen(err), n - strlen(err),
+				 " (the pinned state under %s is incomplete: run `railgate down`)",
+				 dp->dir);
+			return ret;
+		}
+	} else if (!create) {
+		snprintf(err, n, "railgate is not up (nothing pinned under %s)", dp->dir);
+		return -ENOENT;
+	}
+
+	for (int i = 0; i < RG_PROG_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/progs/%s", dp->dir, prog_pin_names[i]);
+		dp->prog_fd[i] = maps_pinned ? bpf_obj_get(path) : -1;
+		if (dp->prog_fd[i] < 0)
+			progs_pinned = false;
+	}
+	if (!progs_pinned) {
+		for (int i = 0; i < RG_PROG_COUNT; i++) {
+			if (dp->prog_fd[i] >= 0)
+				close(dp->prog_fd[i]);
+			dp->prog_fd[i] = -1;
+		}
+		if (!create) {
+			snprintf(err, n, "the programs are not pinned under %s/progs "
+				 "(half-broken state: run `railgate down`)", dp->dir);
+			return -ENOENT;
+		}
+		ret = mkdir_p(dp->dir);
+		if (ret) {
+			snprintf(err, n, "cannot create %s: %s", dp->dir, strerror(-ret));
+			return ret;
+		}
+		ret = load_object(dp, maps_pinned, err, n);
+		if (ret)
+			return ret;
+	}
+	dp->open = true;
+	return 0;
+}
+
+void rg_datapath_close(struct rg_datapath *dp)
+{
+	rg_map_set_close(&dp->maps);
+	for (int i = 0; i < RG_PROG_COUNT; i++) {
+		if (dp->prog_fd[i] >= 0)
+			close(dp->prog_fd[i]);
+		dp->prog_fd[i] = -1;
+	}
+	if (dp->skel)
+		railgate__destroy(dp->skel);
+	dp->skel = NULL;
+	if (dp->lock_fd >= 0)
+		close(dp->lock_fd);  /* releases the flock */
+	dp->lock_fd = -1;
+	dp->open = false;
+}
+
+int rg_datapath_active_rails(const struct rg_datapath *dp, struct rg_rail rails[RG_MAX_RAILS])
+{
+	unsigned gen = rg_map_set_active_gen(&dp->maps);
+
+	for (uint32_t i = 0; i < RG_MAX_RAILS; i++) {
+		uint32_t key = gen * RG_MAX_RAILS + i;
+
+		if (bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_RAILS], &key, &rails[i]))
+			return -errno;
+	}
+	return 0;
+}
+
+int rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg)
+{
+	uint32_t key = rg_map_set_active_gen(&dp->maps);
+
+	return bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_EGRESS], &key, eg) ? -errno : 0;
+}
+
+static enum rg_attach_mode mode_from_name(const char *s)
+{
+	for (int m = RG_MODE_XDP; m <= RG_MODE_TC; m++)
+		if (strcmp(s, rg_attach_mode_name(m)) == 0)
+			return m;
+	return RG_MODE_NONE;
+}
+
+int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, size_t *count)
+{
+	char dir[PATH_MAX];
+	struct rg_attached *list = NULL;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	*out = NULL;
+	*count = 0;
+	path_join(dir, sizeof(dir), dp->dir, "links");
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		struct rg_attached a = { 0 };
+		char mode[32];
+		int fd;
+
+		if (sscanf(de->d_name, "if%d-%31s", &a.ifindex, mode) != 2)
+			continue;
+		a.mode = mode_from_name(mode);
+		snprintf(a.pin, sizeof(a.pin), "%s/%s", dir, de->d_name);
+		fd = bpf_obj_get(a.pin);
+		a.alive = fd >= 0 && rg_link_ifindex(fd) == a.ifindex;
+		if (fd >= 0)
+			close(fd);
+		struct rg_attached *nl = realloc(list, (n + 1) * sizeof(*nl));
+
+		if (!nl) {
+			closedir(d);
+			free(list);
+			return -ENOMEM;
+		}
+		list = nl;
+		list[n++] = a;
+	}
+	closedir(d);
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+static void link_pin_path(const struct rg_datapath *dp, int ifindex, enum rg_attach_mode mode,
+			  char *out, size_t n)
+{
+	snprintf(out, n, "%s/links/if%d-%s", dp->dir, ifindex, rg_attach_mode_name(mode));
+}
+
+static const struct rg_attached *find_link(const struct rg_attached *links, size_t n,
+					   int ifindex, enum rg_attach_mode mode)
+{
+	for (size_t i = 0; i < n; i++)
+		if (links[i].ifindex == ifindex && links[i].mode == mode && links[i].alive)
+			return &links[i];
+	return NULL;
+}
+
+static const struct rg_plan_rep *find_rep(const struct rg_plan *plan, int ifindex)
+{
+	for (size_t i = 0; i < plan->n_reps; i++)
+		if (plan->reps[i].ifindex == ifindex)
+			return &plan->reps[i];
+	return NULL;
+}
+
+static int rep_write(struct rg_datapath *dp, int ifindex, const struct rg_representor *r)
+{
+	uint32_t key = (uint32_t)ifindex;
+
+	return bpf_map_update_elem(dp->maps.fd[RG_MAPID_REPRESENTORS], &key, r, BPF_ANY)
+		? -errno : 0;
+}
+
+static int rep_read(struct rg_datapath *dp, int ifindex, struct rg_representor *r)
+{
+	uint32_t key = (uint32_t)ifindex;
+
+	return bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_REPRESENTORS], &key, r) ? -errno : 0;
+}
+
+static const char *ifname(int ifindex, char *buf)
+{
+	if (!if_indextoname((unsigned)ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "if%d", ifindex);
+	return buf;
+}
+
+/* One representor newly attached by this apply, for rollback. */
+struct rg_new_link {
+	int  ifindex;
+	char pin[PATH_MAX];
+	struct rg_representor old_rep;
+};
+
+static void detach_pin(const char *pin)
+{
+	/* The link lives while it is pinned or open: unpinning the last
+	 * reference detaches it. */
+	unlink(pin);
+}
+
+static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
+{
+	struct bpf_devmap_val val = { .ifindex = ifindex };
+
+	if (bpf_map_update_elem(dp->maps.fd[RG_MAPID_TX_PORTS], &ifindex, &val, BPF_ANY)) {
+		int ret = -errno;
+		char name[IF_NAMESIZE];
+
+		snprintf(err, n, "cannot add uplink %s to the redirect map: %s",
+			 ifname((int)ifindex, name), strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* Remove every uplink but keep from the redirect map. */
+static void uplinks_retire(struct rg_datapath *dp, uint32_t keep)
+{
+	int fd = dp->maps.fd[RG_MAPID_TX_PORTS];
+	uint32_t key, next, stale[RG_MAX_UPLINKS];
+	size_t ns = 0;
+	void *prev = NULL;
+
+	while (ns < RG_MAX_UPLINKS && !bpf_map_get_next_key(fd, prev, &next)) {
+		if (next != keep)
+			stale[ns++] = next;
+		key = next;
+		prev = &key;
+	}
+	for (size_t i = 0; i < ns; i++)
+		bpf_map_delete_elem(fd, &stale[i]);
+}
+
+static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
+			   const struct rg_attached *links, size_t n_links,
+			   struct rg_new_link *added, size_t *n_added, FILE *log,
+			   char *err, size_t n)
+{
+	char dir[PATH_MAX], name[IF_NAMESIZE];
+	int ret;
+
+	path_join(dir, sizeof(dir), dp->dir, "links");
+	ret = mkdir_p(dir);
+	if (ret) {
+		snprintf(err, n, "cannot create %s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	for (size_t i = 0; i < plan->n_reps; i++) {
+		const struct rg_plan_rep *pr = &plan->reps[i];
+		struct rg_representor rep = {
+			.rail_id = pr->rail_id, .mode = pr->mode, .flags = RG_REP_F_VALID,
+		};
+		struct rg_new_link *nl = &added[*n_added];
+		enum rg_prog_id prog = pr->mode == RG_MODE_TC ? RG_PROG_TC : RG_PROG_XDP;
+		int link_fd;
+
+		memset(nl, 0, sizeof(*nl));
+		rep_read(dp, pr->ifindex, &nl->old_rep);
+		/* Classify before attaching: the first frame already finds its rail. */
+		ret = rep_write(dp, pr->ifindex, &rep);
+		if (ret) {
+			snprintf(err, n, "%s: cannot write the representor entry: %s",
+				 pr->name, strerror(-ret));
+			return ret;
+		}
+		if (find_link(links, n_links, pr->ifindex, pr->mode))
+			continue;   /* already attached in this mode: never twice */
+
+		/* Native and generic XDP cannot coexist on one device: an XDP
+		 * mode change detaches first (a short gap, said in the log). */
+		for (size_t j = 0; j < n_links; j++) {
+			if (links[j].ifindex == pr->ifindex && links[j].mode != RG_MODE_TC &&
+			    pr->mode != RG_MODE_TC && links[j].mode != pr->mode) {
+				detach_pin(links[j].pin);
+				logf_(log, "%s: detached %s to switch XDP mode", pr->name,
+				      rg_attach_mode_name(links[j].mode));
+			}
+		}
+		nl->ifindex = pr->ifindex;
+		ret = rg_attach_link(dp->prog_fd[prog], pr->ifindex, pr->mode, &link_fd, err, n);
+		if (ret) {
+			rep_write(dp, pr->ifindex, &nl->old_rep);
+			return ret;
+		}
+		link_pin_path(dp, pr->ifindex, pr->mode, nl->pin, sizeof(nl->pin));
+		unlink(nl->pin);
+		if (bpf_obj_pin(link_fd, nl->pin)) {
+			ret = -errno;
+			snprintf(err, n, "cannot pin %s: %s", nl->pin, strerror(-ret));
+			close(link_fd);     /* not pinned: closing detaches it */
+			rep_write(dp, pr->ifindex, &nl->old_rep);
+			return ret;
+		}
+		close(link_fd);
+		(*n_added)++;
+		logf_(log, "attached %s (rail %s) in %s mode", ifname(pr->ifindex, name),
+		      plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
+	}
+	return 0;
+}
+
+static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		detach_pin(added[i].pin);
+		rep_write(dp, added[i].ifindex, &added[i].old_rep);
+	}
+}
+
+/* After the flip: detach what the plan no longer has. */
+static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
+			 const struct rg_attached *links, size_t n_links, FILE *log)
+{
+	static const struct rg_representor none;
+	char name[IF_NAMESIZE];
+
+	for (size_t i = 0; i < n_links; i++) {
+		const struct rg_plan_rep *pr = find_rep(plan, links[i].ifindex);
+
+		/* kept, or re-attached at the same pin by attach_new_reps */
+		if (pr && pr->mode == links[i].mode)
+			continue;
+		detach_pin(links[i].pin);
+		if (!pr) {
+			rep_write(dp, links[i].ifindex, &none);
+			logf_(log, "detached %s (%s)", ifname(links[i].ifindex, name),
+			      links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
+		} else {
+			logf_(log, "detached %s from %s (now %s)", ifname(links[i].ifindex, name),
+			      rg_attach_mode_name(links[i].mode), rg_attach_mode_name(pr->mode));
+		}
+	}
+}
+
+int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
+		      const uint8_t digest[32], FILE *log, char *err, size_t n)
+{
+	struct rg_fib_image img = { 0 };
+	struct rg_attached *links = NULL;
+	struct rg_new_link *added = NULL;
+	struct rg_egress old_eg = { 0 };
+	size_t n_links = 0, n_added = 0;
+	unsigned next_gen;
+	bool uplink_new;
+	int ret;
+
+	ret = rg_fib_compile(plan->routes, plan->n_routes, &img, err, n);
+	if (ret)
+		return ret;
+	ret = rg_datapath_links(dp, &links, &n_links);
+	if (ret) {
+		snprintf(err, n, "cannot list the pinned links: %s", strerror(-ret));
+		goto out;
+	}
+	added = calloc(plan->n_reps + 1, sizeof(*added));
+	if (!added) {
+		ret = -ENOMEM;
+		snprintf(err, n, "out of memory");
+		goto out;
+	}
+	rg_datapath_active_egress(dp, &old_eg);
+	next_gen = rg_map_set_active_gen(&dp->maps) ^ 1;
+
+	/* 1. the new generation, invisible to the datapath until the flip */
+	ret = rg_map_set_write_generation(&dp->maps, next_gen, &img, plan->rails,
+					  &plan->egress, err, n);
+	if (ret)
+		goto out;
+	/* 2. the uplink must accept redirects before any frame is sent there */
+	uplink_new = !(old_eg.flags & RG_EGRESS_F_VALID) ||
+		     old_eg.uplink_ifindex != plan->egress.uplink_ifindex;
+	ret = uplink_add(dp, plan->egress.uplink_ifindex, err, n);
+	if (ret)
+		goto out;
+	/* 3. new representors: entry first, then the link */
+	ret = attach_new_reps(dp, plan, links, n_links, added, &n_added, log, err, n);
+	if (ret) {
+		rollback_new_links(dp, added, n_added);
+		if (uplink_new)
+			uplinks_retire(dp, old_eg.uplink_ifindex);
+		goto out;
+	}
+	/* 4. the flip: one aligned store, from here on the new config runs */
+	ret = rg_map_set_activate(&dp->maps, next_gen, digest);
+	if (ret) {
+		snprintf(err, n, "cannot activate the new tables: %s", strerror(-ret));
+		rollback_new_links(dp, added, n_added);
+		goto out;
+	}
+	/* 5. retire what the old config had and the new one does not */
+	retire_links(dp, plan, links, n_links, log);
+	uplinks_retire(dp, plan->egress.uplink_ifindex);
+	ret = 0;
+out:
+	free(added);
+	free(links);
+	rg_fib_image_free(&img);
+	return ret;
+}
+
+static void remove_tree(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char child[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
+		remove_tree(child);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
+{
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	d = opendir(dp->root);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, n, "cannot read %s: %s", dp->root, strerror(errno));
+		return -errno;
+	}
+	/* Links first, so frames stop going through the program before its
+	 * maps disappear; then every versioned directory. */
+	while ((de = readdir(d))) {
+		char links[PATH_MAX];
+		int ver;
+
+		if (sscanf(de->d_name, "v%d", &ver) != 1)
+			continue;
+		snprintf(links, sizeof(links), "%s/%s/links", dp->root, de->d_name);
+		remove_tree(links);
+		snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
+		remove_tree(links);
+		found++;
+	}
+	closedir(d);
+	rmdir(dp->root);
+	logf_(log, found ? "railgate is down: detached and unpinned everything under %s"
+			 : "railgate was not up (nothing pinned under %s)", dp->root);
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The datapath's life on a node: load it or adopt what is pinned, apply a
+ * plan hitlessly (with rollback), and take it all down.
+ *
+ * Pin layout under the pin root (default /sys/fs/bpf/railgate):
+ *   v<ABI>/maps/<map>        every map of maps/rg_abi.h
+ *   v<ABI>/progs/xdp, tc     the two entry points
+ *   v<ABI>/links/if<N>-<mode> (bpffs refuses dots in names) one link per attached interface (ifindex N)
+ * The ABI version in the path means a loader never reuses maps whose
+ * layout it does not know.  Concurrent loaders serialise on flock(root).
+ */
+#ifndef RAILGATE_DATAPATH_H
+#define RAILGATE_DATAPATH_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../maps/map_set.h"
+#include "../maps/plan.h"
+
+struct railgate;                 /* the libbpf skeleton */
+
+enum rg_prog_id { RG_PROG_XDP, RG_PROG_TC, RG_PROG_COUNT };
+
+struct rg_datapath {
+	char root[PATH_MAX];         /* pin root */
+	char dir[PATH_MAX];          /* root/v<ABI> */
+	int  lock_fd;
+	bool open;                   /* maps and progs below are valid */
+	struct rg_map_set maps;
+	int  prog_fd[RG_PROG_COUNT];
+	struct railgate *skel;       /* set when this process loaded the object */
+};
+
+/* An interface the datapath is attached to, as read from the link pins. */
+struct rg_attached {
+	int  ifindex;
+	enum rg_attach_mode mode;
+	bool alive;                  /* the link still has its device */
+	char pin[PATH_MAX];
+};
+
+/* Lock the pin root (creating it); every other call needs this first. */
+int  rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n);
+/* Adopt the pinned maps and programs; with create, load and pin them when
+ * nothing is pinned.  -ENOENT when nothing is pinned and !create. */
+int  rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n);
+void rg_datapath_close(struct rg_datapath *dp);   /* unlock, close fds; safe twice */
+
+/* The rails table of the active generation. */
+int  rg_datapath_active_rails(const struct rg_datapath *dp, struct rg_rail rails[RG_MAX_RAILS]);
+int  rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg);
+int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, size_t *n);
+
+/*
+ * Make the datapath do what plan says: write the inactive generation,
+ * attach new representors, flip, then retire what the plan dropped.  Any
+ * failure before the flip rolls back: the old config keeps running.  One
+ * line per change goes to log (may be NULL).
+ */
+int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
+		       const uint8_t digest[32], FILE *log, char *err, size_t n);
+
+/* Detach everything and remove every pin under root (all ABI versions).
+ * Safe to run twice and on a half-broken state.  Needs the lock. */
+int  rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n);
+
+#endif /* RAILGATE_DATAPATH_H */

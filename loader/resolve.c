@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Config + netlink facts -> plan; see resolve.h. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "resolve.h"
+
+static const char *ip_str(uint32_t host, char *buf)
+{
+	struct in_addr a = { .s_addr = htonl(host) };
+
+	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+}
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
+		       struct rg_link_info *up, char *err, size_t n)
+{
+	char gw[INET_ADDRSTRLEN];
+	int ifindex, ret;
+
+	if (cfg->computenet.uplink_discover) {
+		ret = rg_nl_route_get_oif(nl, cfg->computenet.gateway, &ifindex);
+		if (ret) {
+			snprintf(err, n, "computenet.uplink auto: no route to the gateway %s: %s",
+				 ip_str(cfg->computenet.gateway, gw), strerror(-ret));
+			return ret;
+		}
+		ret = rg_nl_link_by_index(nl, ifindex, up);
+	} else {
+		ret = rg_nl_link_by_name(nl, cfg->computenet.uplink, up);
+	}
+	if (ret)
+		snprintf(err, n, "computenet.uplink %s: %s", cfg->computenet.uplink,
+			 ret == -ENODEV ? "no such interface" : strerror(-ret));
+	return ret;
+}
+
+static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
+		       const struct rg_link_info *up, uint8_t mac[6], FILE *log,
+		       char *err, size_t n)
+{
+	char gw[INET_ADDRSTRLEN], why[256] = "";
+	int ret;
+
+	if (cfg->computenet.has_gateway_mac) {
+		memcpy(mac, cfg->computenet.gateway_mac, 6);
+		return 0;
+	}
+	ret = rg_nl_neigh_resolve(nl, up->ifindex, cfg->computenet.gateway, mac,
+				  RG_GATEWAY_RESOLVE_MS, why, sizeof(why));
+	if (ret) {
+		snprintf(err, n, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
+			 "(set computenet.gatewayMAC to skip resolution)",
+			 ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
+		return ret;
+	}
+	if (log)
+		fprintf(log, "gateway %s is %02x:%02x:%02x:%02x:%02x:%02x on %s\n",
+			ip_str(cfg->computenet.gateway, gw), mac[0], mac[1], mac[2], mac[3],
+			mac[4], mac[5], up->name);
+	return 0;
+}
+
+/* The attach mode for one representor, or -errno when mode cannot be had. */
+static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
+		       bool uplink_takes_xdp, char *err, size_t n)
+{
+	switch (mode) {
+	case RG_CONFIG_MODE_TC:
+		return RG_MODE_TC;
+	case RG_CONFIG_MODE_XDP_GENERIC:
+		return RG_MODE_XDP_GENERIC;
+	case RG_CONFIG_MODE_XDP:
+		if (l->xdp_features_known && !rg_link_has_native_xdp(l)) {
+			snprintf(err, n, "%s: the driver has no native XDP (mode: xdp); use "
+				 "mode auto or tc", l->name);
+			return -EOPNOTSUPP;
+		}
+		return RG_MODE_XDP;
+	case RG_CONFIG_MODE_AUTO:
+		/* Never generic unasked: it linearises every skb and is slower
+		 * than tc (lessons.md #1). */
+		if (l->xdp_features_known && rg_link_has_native_xdp(l) && uplink_takes_xdp)
+			return RG_MODE_XDP;
+		return RG_MODE_TC;
+	}
+	snprintf(err, n, "unknown mode");
+	return -EINVAL;
+}
+
+static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
+			     const struct rg_config_rail *rail, enum rg_config_mode mode,
+			     bool uplink_takes_xdp, FILE *log, char *err, size_t n)
+{
+	int rail_id = rg_plan_rail_id(plan, rail->name);
+
+	for (size_t i = 0; i < rail->n_representors; i++) {
+		const char *pat = rail->representors[i];
+		struct rg_link_info *links = NULL;
+		size_t nl_count = 0;
+		int ret = rg_nl_links_matching(nl, pat, &links, &nl_count);
+
+		if (ret) {
+			snprintf(err, n, "rail %s: listing interfaces for %s: %s", rail->name,
+				 pat, strerror(-ret));
+			return ret;
+		}
+		if (!nl_count && !is_glob(pat)) {
+			snprintf(err, n, "rail %s: representor %s: no such interface", rail->name, pat);
+			return -ENODEV;
+		}
+		if (!nl_count && log)
+			fprintf(log, "rail %s: nothing matches %s yet\n", rail->name, pat);
+		for (size_t j = 0; j < nl_count; j++) {
+			int m = choose_mode(mode, &links[j], uplink_takes_xdp, err, n);
+
+			if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
+				snprintf(err, n, "rail %s: %s has MTU %u, the config says %d",
+					 rail->name, links[j].name, links[j].mtu, rail->mtu);
+				m = -EINVAL;
+			}
+			if (m >= 0)
+				m = rg_plan_add_rep(plan, links[j].name, links[j].ifindex,
+						    (uint16_t)rail_id, m, err, n);
+			if (m < 0) {
+				free(links);
+				return m;
+			}
+		}
+		free(links);
+	}
+	return 0;
+}
+
+int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,
+		    const struct rg_rail_ids *prev, struct rg_plan *plan, FILE *log,
+		    char *err, size_t n)
+{
+	struct rg_link_info up;
+	uint8_t gw_mac[6];
+	bool uplink_takes_xdp;
+	int ret;
+
+	ret = rg_plan_build(plan, cfg, prev, err, n);
+	if (ret)
+		return ret;
+	ret = find_uplink(nl, cfg, &up, err, n);
+	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
+		snprintf(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
+			 RG_MAX_IFINDEX - 1);
+		ret = -ERANGE;
+	}
+	if (!ret)
+		ret = gateway_mac(nl, cfg, &up, gw_mac, log, err, n);
+	if (ret)
+		goto fail;
+	rg_plan_set_egress(plan, up.ifindex, up.mac, gw_mac, cfg->computenet.gateway,
+			   cfg->anti_spoof);
+
+	/* Native XDP_REDIRECT needs a target that takes redirected frames (a
+	 * veth only while its peer has GRO or XDP): without it, native XDP on
+	 * the representors would drop every cross-rail frame.  Generic XDP
+	 * transmits through the stack and has no such need. */
+	uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
+	if (!uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
+		snprintf(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
+			 "or XDP on its peer); use mode tc or auto", up.name);
+		ret = -EOPNOTSUPP;
+		goto fail;
+	}
+	if (!uplink_takes_xdp && log)
+		fprintf(log, "uplink %s does not accept XDP redirects: auto mode uses tc\n", up.name);
+
+	for (size_t i = 0; i < cfg->n_rails; i++) {
+		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, uplink_takes_xdp, log,
+					err, n);
+		if (ret)
+			goto fail;
+	}
+	return 0;
+fail:
+	rg_plan_free(plan);
+	return ret;
+}

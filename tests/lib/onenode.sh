@@ -1,0 +1,120 @@
+# A one-node topology for the `railgate` command tests (the full cluster is
+# tools/testbed).  Source it after tests/lib/tap.sh; call onenode_up, and
+# trap onenode_down.  Namespaces (all named "$ON-..."):
+#   $ON-node  representors pf0vf0, pf1vf0, pf2vf0; uplink0 10.1.255.10/24
+#   $ON-pod0  net1 10.0.0.10/24  (peer pf0vf0)   routes 10.0.0.0/16 via 10.0.0.1
+#   $ON-pod1  net1 10.0.1.10/24  (peer pf1vf0)   routes 10.0.0.0/16 via 10.0.1.1
+#   $ON-pod2  net1 10.0.2.10/24  (peer pf2vf0)   routes 10.0.0.0/16 via 10.0.2.1
+#   $ON-sw    up0 10.1.255.1/24 (peer uplink0, GRO on); it plays the computenet
+#             switch and owns 10.0.1.10 and 10.0.2.10 too (on lo), so frames that
+#             railgate sends it for pod1/pod2 are received there by udpseq.
+# Pods reach "their gateway" through a permanent neighbour (no switch on
+# the rails here), so every frame they send for the supernet is railgate's.
+ON=${ON:-rgon$$}
+ON_PIN=""
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+RAILGATE="$REPO/build/railgate"
+UDPSEQ="$REPO/build/udpseq"
+GW_MAC_RAIL=02:00:00:00:00:01
+
+onenode_up() {
+	onenode_down
+	local n="$ON-node" sw="$ON-sw"
+	ip netns add "$n"
+	ip netns add "$sw"
+	ip -n "$n" link set lo up
+	ip -n "$sw" link set lo up
+	ip -n "$n" link add uplink0 type veth peer name up0 netns "$sw"
+	ip -n "$n" addr add 10.1.255.10/24 dev uplink0
+	ip -n "$n" link set uplink0 up
+	ip -n "$sw" addr add 10.1.255.1/24 dev up0
+	ip -n "$sw" link set up0 up
+	ip netns exec "$sw" ethtool -K up0 gro on >/dev/null
+	ip -n "$sw" addr add 10.0.1.10/32 dev lo
+	ip -n "$sw" addr add 10.0.2.10/32 dev lo
+	ip netns exec "$sw" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.up0.rp_filter=0
+	for r in 0 1 2; do
+		local p="$ON-pod$r"
+		ip netns add "$p"
+		ip -n "$p" link set lo up
+		ip -n "$n" link add "pf${r}vf0" type veth peer name net1 netns "$p"
+		ip -n "$n" link set "pf${r}vf0" up
+		ip -n "$p" addr add "10.0.$r.10/24" dev net1
+		ip -n "$p" link set net1 up
+		# A VF's NIC finishes checksums before the wire; a veth leaves them
+		# partial in skb metadata, which native XDP does not carry.
+		ip netns exec "$p" ethtool -K net1 tx off >/dev/null
+		ip -n "$p" neigh add "10.0.$r.1" lladdr "$GW_MAC_RAIL" dev net1 nud permanent
+		ip -n "$p" route add 10.0.0.0/16 via "10.0.$r.1" dev net1
+	done
+	ON_PIN=$(mktemp -d "/tmp/$ON-pins.XXXX")
+	mount -t bpf bpf "$ON_PIN"
+	export RAILGATE_PIN_DIR="$ON_PIN/railgate"
+}
+
+onenode_down() {
+	local ns
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$ON-"); do
+		ip netns del "$ns" 2>/dev/null
+	done
+	if [ -n "$ON_PIN" ] && mountpoint -q "$ON_PIN"; then
+		umount "$ON_PIN"
+		rmdir "$ON_PIN"
+	fi
+	return 0
+}
+
+# onenode_config FILE [MODE] [RAILS] [EXTRA]: a RailConfig for this node.
+onenode_config() {
+	local file=$1 mode=${2:-tc} rails=${3:-2} r
+	{
+		cat <<YAML
+apiVersion: railgate.dev/v1alpha1
+kind: RailConfig
+metadata:
+  name: onenode
+spec:
+  supernets: [10.0.0.0/16]
+  computenet:
+    uplink: uplink0
+    gateway: 10.1.255.1
+  rails:
+YAML
+		for ((r = 0; r < rails; r++)); do
+			cat <<YAML
+    - name: rail$r
+      subnet: 10.0.$r.0/24
+      gateway: 10.0.$r.1
+      representors: [pf${r}vf*]
+YAML
+		done
+		cat <<YAML
+  datapath:
+    mode: $mode
+    antiSpoof: true
+YAML
+	} >"$file"
+}
+
+rg() { ip netns exec "$ON-node" "$RAILGATE" "$@"; }
+
+# stream_start POD DST COUNT RATE PORT: numbered datagrams from a pod; the
+# receiver runs in the switch namespace.  stream_wait checks all arrived.
+stream_start() {
+	local pod=$1 dst=$2 count=$3 rate=$4 port=$5
+	STREAM_LOG=$(mktemp "/tmp/$ON-stream.XXXX")
+	ip netns exec "$ON-sw" "$UDPSEQ" recv "$port" "$count" $((count / rate + 5)) >"$STREAM_LOG" 2>&1 &
+	STREAM_RECV=$!
+	for _ in $(seq 50); do grep -q listening "$STREAM_LOG" && break; sleep 0.05; done
+	ip netns exec "$ON-$pod" "$UDPSEQ" send "$dst" "$port" "$count" "$rate" &
+	STREAM_SEND=$!
+}
+
+stream_wait() {
+	wait "$STREAM_SEND"
+	wait "$STREAM_RECV"
+	local rc=$?
+	tail -1 "$STREAM_LOG"
+	rm -f "$STREAM_LOG"
+	return $rc
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_ip(uint32_t host, char *buf)
+{
+	struct in_addr a = { .s_addr = htonl(host) };
+
+	inet_ntop(AF_INET, &a, buf, 16);
+	return buf;
+}
+
+const char *cli_cidr(uint32_t host, unsigned len, char *buf)
+{
+	char ip[16];
+
+	snprintf(buf, 19, "%s/%u", cli_ip(host, ip), len);
+	return buf;
+}
+
+const char *cli_mac(const uint8_t m[6], char *buf)
+{
+	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+	return buf;
+}
+
+unsigned cli_mask_len(uint32_t mask)
+{
+	return (unsigned)__builtin_popcount(mask);
+}
+
+int cli_load_config(const char *path, struct rg_config *cfg)
+{
+	struct rg_diags diags = { 0 };
+	int ret = rg_config_load(path, cfg, &diags);
+
+	for (size_t i = 0; i < diags.count; i++)
+		fprintf(stderr, "%s\n", diags.msgs[i]);
+	if (ret && diags.count > 1)
+		fprintf(stderr, "%zu errors; nothing was changed\n", diags.count);
+	rg_diags_free(&diags);
+	return ret;
+}
+
+const char *cli_route_desc(uint32_t entry, const struct rg_rail rails[RG_MAX_RAILS],
+			   char *buf, size_t n)
+{
+	switch (RG_ROUTE_KIND(entry)) {
+	case RG_ROUTE_RAIL: {
+		uint32_t id = RG_ROUTE_ARG(entry);
+
+		if (id < RG_MAX_RAILS && (rails[id].flags & RG_RAIL_F_VALID))
+			snprintf(buf, n, "rail %s", rails[id].name);
+		else
+			snprintf(buf, n, "rail #%u", id);
+		break;
+	}
+	case RG_ROUTE_FRONTEND:
+		snprintf(buf, n, "frontend");
+		break;
+	case RG_ROUTE_BLACKHOLE:
+		snprintf(buf, n, "drop no_route");
+		break;
+	default:
+		snprintf(buf, n, "pass");
+	}
+	return buf;
+}

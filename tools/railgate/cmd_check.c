@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* railgate check -c FILE: validate and print the compiled table.  Touches
+ * nothing: no netlink, no BPF. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "cli.h"
+#include "../../loader/digest.h"
+#include "../../maps/fib.h"
+
+static int route_cmp(const void *a, const void *b)
+{
+	const struct rg_route *x = a, *y = b;
+
+	if (x->len != y->len)
+		return y->len - x->len;      /* longest prefix first */
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void print_rails(const struct rg_config *cfg, const struct rg_plan *plan)
+{
+	char sub[19], gw[16];
+
+	printf("rails:\n  %-3s %-12s %-18s %-15s %-5s %s\n", "ID", "NAME", "SUBNET", "GATEWAY",
+	       "VLAN", "REPRESENTORS");
+	for (size_t i = 0; i < cfg->n_rails; i++) {
+		const struct rg_config_rail *r = &cfg->rails[i];
+		char vlan[8] = "-";
+
+		if (r->vlan > 0)
+			snprintf(vlan, sizeof(vlan), "%d", r->vlan);
+		printf("  %-3d %-12s %-18s %-15s %-5s ", rg_plan_rail_id(plan, r->name), r->name,
+		       cli_cidr(r->subnet.addr, r->subnet.len, sub), cli_ip(r->gateway, gw), vlan);
+		for (size_t j = 0; j < r->n_representors; j++)
+			printf("%s%s", j ? ", " : "", r->representors[j]);
+		printf("\n");
+	}
+}
+
+static void print_table(struct rg_plan *plan)
+{
+	char cidr[19], desc[64];
+
+	qsort(plan->routes, plan->n_routes, sizeof(plan->routes[0]), route_cmp);
+	printf("compiled table (longest prefix first; the ingress rail's own subnet passes):\n");
+	printf("  %-18s %s\n", "PREFIX", "VERDICT");
+	for (size_t i = 0; i < plan->n_routes; i++) {
+		const struct rg_route *r = &plan->routes[i];
+		const char *what = cli_route_desc(r->entry, plan->rails, desc, sizeof(desc));
+
+		if (RG_ROUTE_KIND(r->entry) == RG_ROUTE_RAIL)
+			printf("  %-18s cross-rail to %s (pass from %s itself)\n",
+			       cli_cidr(r->addr, r->len, cidr), what + 5, what + 5);
+		else if (RG_ROUTE_KIND(r->entry) == RG_ROUTE_FRONTEND)
+			printf("  %-18s to the front-end via the uplink\n", cli_cidr(r->addr, r->len, cidr));
+		else
+			printf("  %-18s %s\n", cli_cidr(r->addr, r->len, cidr), what);
+	}
+	printf("  %-18s pass (the pod's own routes decide)\n", "anything else");
+}
+
+int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *path = RG_DEFAULT_CONFIG;
+	struct rg_config cfg = { 0 };
+	struct rg_plan plan = { 0 };
+	struct rg_fib_image img = { 0 };
+	uint8_t digest[32];
+	char err[512], hex[65], gw[16];
+	int c, ret = RG_EXIT_FAIL;
+
+	(void)g;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': path = optarg; break;
+		case 'h': printf("usage: railgate check -c FILE\n"); return RG_EXIT_OK;
+		default:  fprintf(stderr, "usage: railgate check -c FILE\n"); return RG_EXIT_USAGE;
+		}
+	}
+	if (cli_load_config(path, &cfg))
+		return RG_EXIT_FAIL;
+	if (rg_file_sha256(path, digest, err, sizeof(err)) ||
+	    rg_plan_build(&plan, &cfg, NULL, err, sizeof(err)) ||
+	    rg_fib_compile(plan.routes, plan.n_routes, &img, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		goto out;
+	}
+	rg_digest_hex(digest, hex);
+	printf("%s: valid (config %s, sha256 %.16s)\n", path, cfg.name, hex);
+	printf("uplink %s, gateway %s, mode %s, anti-spoof %s\n",
+	       cfg.computenet.uplink_discover ? "auto (the route to the gateway)" : cfg.computenet.uplink,
+	       cli_ip(cfg.computenet.gateway, gw), rg_config_mode_name(cfg.mode),
+	       cfg.anti_spoof ? "on" : "off");
+	print_rails(&cfg, &plan);
+	print_table(&plan);
+	printf("datapath tables: %u zones, %u tbl24 slots, %u tbl8 groups, %zu LPM fallback entries\n",
+	       img.zones.count, img.tbl24_used, img.tbl8_groups_used, img.lpm_count);
+	ret = RG_EXIT_OK;
+out:
+	rg_fib_image_free(&img);
+	rg_plan_free(&plan);
+	rg_config_free(&cfg);
+	return ret;
+}

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The read-only commands: status, stats and lookup.  Each reads the pinned
+ * maps of the running datapath and never writes them (stats --reset
+ * aside), so they are safe to run while traffic flows and while `up`
+ * reloads (they take the pin lock only long enough to open the maps).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <bpf/bpf.h>
+#include <json-c/json.h>
+
+#include "commands.h"
+#include "cli.h"
+#include "../../loader/datapath.h"
+#include "../../loader/digest.h"
+
+struct show_opts {
+	bool json;
+	double watch;                /* seconds, 0 = once */
+	long count;                  /* watch iterations, 0 = until interrupted */
+	bool reset;
+	const char *from;
+	const char *ip;
+};
+
+static int parse_show_opts(int argc, char **argv, struct show_opts *o, const char *usage)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "reset", no_argument, NULL, 'r' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "jw:n:rf:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': o->json = true; break;
+		case 'r': o->reset = true; break;
+		case 'f': o->from = optarg; break;
+		case 'w':
+			o->watch = strtod(optarg, &end);
+			if (*end || o->watch <= 0)
+				goto bad;
+			break;
+		case 'n':
+			o->count = strtol(optarg, &end, 10);
+			if (*end || o->count <= 0)
+				goto bad;
+			break;
+		case 'h': printf("usage: %s\n", usage); return 1;
+		default: goto bad;
+		}
+	}
+	if (optind < argc)
+		o->ip = argv[optind++];
+	if (optind < argc)
+		goto bad;
+	return 0;
+bad:
+	fprintf(stderr, "usage: %s\n", usage);
+	return -1;
+}
+
+/* Open the running datapath's maps, or say it is not up. */
+static int open_running(const struct rg_global_opts *g, struct rg_datapath *dp, const char *cmd)
+{
+	char err[512];
+	int ret = rg_datapath_lock(dp, g->pin_dir, err, sizeof(err));
+
+	if (!ret)
+		ret = rg_datapath_open(dp, false, err, sizeof(err));
+	if (dp->lock_fd >= 0) {   /* readers do not hold the lock */
+		close(dp->lock_fd);
+		dp->lock_fd = -1;
+	}
+	if (ret)
+		fprintf(stderr, "railgate %s: %s\n", cmd, err);
+	return ret;
+}
+
+static void print_json(struct json_object *o)
+{
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static const char *ifname_of(int ifindex, char *buf)
+{
+	if (!if_indextoname((unsigned)ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "if%d", ifindex);
+	return buf;
+}
+
+/* ---- status ---------------------------------------------------------- */
+
+static struct json_object *status_json(const struct rg_datapath *dp, const struct rg_rail *rails,
+				       const struct rg_egress *eg, const struct rg_attached *links,
+				       size_t n_links)
+{
+	struct json_object *o = json_object_new_object(), *arr, *x;
+	char buf[64], hex[65];
+
+	rg_digest_hex(dp->maps.state->config_digest, hex);
+	json_object_object_add(o, "up", json_object_new_boolean(1));
+	json_object_object_add(o, "pin_dir", json_object_new_string(dp->dir));
+	json_object_object_add(o, "config_generation",
+			       json_object_new_int64((int64_t)dp->maps.state->config_generation));
+	json_object_object_add(o, "config_digest", json_object_new_string(hex));
+	json_object_object_add(o, "active_tables", json_object_new_int((int)rg_map_set_active_gen(&dp->maps)));
+	x = json_object_new_object();
+	json_object_object_add(x, "name", json_object_new_string(ifname_of((int)eg->uplink_ifindex, buf)));
+	json_object_object_add(x, "ifindex", json_object_new_int((int)eg->uplink_ifindex));
+	json_object_object_add(x, "mac", json_object_new_string(cli_mac(eg->uplink_mac, buf)));
+	json_object_object_add(o, "uplink", x);
+	x = json_object_new_object();
+	json_object_object_add(x, "ip", json_object_new_string(cli_ip(eg->gateway_ip, buf)));
+	json_object_object_add(x, "mac", json_object_new_string(cli_mac(eg->gateway_mac, buf)));
+	json_object_object_add(o, "gateway", x);
+	json_object_object_add(o, "anti_spoof",
+			       json_object_new_boolean(!!(eg->flags & RG_EGRESS_F_ANTI_SPOOF)));
+	arr = json_object_new_array();
+	for (int i = 0; i < RG_MAX_RAILS; i++) {
+		if (!(rails[i].flags & RG_RAIL_F_VALID))
+			continue;
+		x = json_object_new_object();
+		json_object_object_add(x, "id", json_object_new_int(i));
+		json_object_object_add(x, "name", json_object_new_string(rails[i].name));
+		json_object_object_add(x, "subnet", json_object_new_string(
+			cli_cidr(rails[i].subnet, cli_mask_len(rails[i].mask), buf)));
+		json_object_object_add(x, "vlan", (rails[i].flags & RG_RAIL_F_VLAN)
+				       ? json_object_new_int(rails[i].vlan) : NULL);
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "rails", arr);
+	arr = json_object_new_array();
+	for (size_t i = 0; i < n_links; i++) {
+		struct rg_representor rep = { 0 };
+		uint32_t key = (uint32_t)links[i].ifindex;
+
+		bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_REPRESENTORS], &key, &rep);
+		x = json_object_new_object();
+		json_object_object_add(x, "name", json_object_new_string(ifname_of(links[i].ifindex, buf)));
+		json_object_object_add(x, "ifindex", json_object_new_int(links[i].ifindex));
+		json_object_object_add(x, "rail", (rep.flags & RG_REP_F_VALID) && rep.rail_id < RG_MAX_RAILS
+				       ? json_object_new_string(rails[rep.rail_id].name) : NULL);
+		json_object_object_add(x, "mode", json_object_new_string(rg_attach_mode_name(links[i].mode)));
+		json_object_object_add(x, "attached", json_object_new_boolean(links[i].alive));
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "interfaces", arr);
+	return o;
+}
+
+int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
+{
+	struct rg_datapath dp;
+	struct rg_rail rails[RG_MAX_RAILS];
+	struct rg_egress eg = { 0 };
+	struct rg_attached *links = NULL;
+	struct show_opts o;
+	size_t n_links = 0;
+	struct json_object *js;
+
+	if (parse_show_opts(argc, argv, &o, "railgate status [--json]") || o.ip)
+		return RG_EXIT_USAGE;
+	if (open_running(g, &dp, "status")) {
+		if (o.json)
+			printf("{\n  \"up\": false\n}\n");
+		rg_datapath_close(&dp);
+		return RG_EXIT_FAIL;
+	}
+	rg_datapath_active_rails(&dp, rails);
+	rg_datapath_active_egress(&dp, &eg);
+	rg_datapath_links(&dp, &links, &n_links);
+	js = status_json(&dp, rails, &eg, links, n_links);
+	if (o.json) {
+		print_json(js);
+	} else {
+		struct json_object *x, *arr;
+
+		printf("railgate is up (pins under %s)\n", dp.dir);
+		printf("config generation %s, sha256 %.16s, active tables %d\n",
+		       json_object_get_string(json_object_object_get(js, "config_generation")),
+		       json_object_get_string(json_object_object_get(js, "config_digest")),
+		       json_object_get_int(json_object_object_get(js, "active_tables")));
+		x = json_object_object_get(js, "uplink");
+		printf("uplink %s (%s), ", json_object_get_string(json_object_object_get(x, "name")),
+		       json_object_get_string(json_object_object_get(x, "mac")));
+		x = json_object_object_get(js, "gateway");
+		printf("gateway %s at %s, anti-spoof %s\n",
+		       json_object_get_string(json_object_object_get(x, "ip")),
+		       json_object_get_string(json_object_object_get(x, "mac")),
+		       (eg.flags & RG_EGRESS_F_ANTI_SPOOF) ? "on" : "off");
+		printf("%-16s %-8s %-12s %-12s %s\n", "INTERFACE", "IFINDEX", "RAIL", "MODE", "STATE");
+		arr = json_object_object_get(js, "interfaces");
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			x = json_object_array_get_idx(arr, i);
+			printf("%-16s %-8d %-12s %-12s %s\n",
+			       json_object_get_string(json_object_object_get(x, "name")),
+			       json_object_get_int(json_object_object_get(x, "ifindex")),
+			       json_object_get_string(json_object_object_get(x, "rail")) ?: "-",
+			       json_object_get_string(json_object_object_get(x, "mode")),
+			       json_object_get_boolean(json_object_object_get(x, "attached"))
+			       ? "attached" : "device gone");
+		}
+		json_object_put(js);
+	}
+	free(links);
+	rg_datapath_close(&dp);
+	return RG_EXIT_OK;
+}
+
+/* ---- stats ----------------------------------------------------------- */
+
+static struct json_object *counter_json(const struct rg_counter *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "packets", json_object_new_int64((int64_t)c->packets));
+	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)c->bytes));
+	return o;
+}
+
+static bool rail_slot_shown(const struct rg_rail *rails, int slot, const struct rg_counter *c)
+{
+	if (slot < RG_MAX_RAILS && (rails[slot].flags & RG_RAIL_F_VALID))
+		return true;
+	for (int s = 0; s < RG_STAT_MAX; s++)   /* removed rails and unknown: when non-zero */
+		if (c[RG_STAT_INDEX(slot, s)].packets)
+			return true;
+	return false;
+}
+
+static const char *slot_name(const struct rg_rail *rails, int slot, char *buf)
+{
+	if (slot == RG_RAIL_UNKNOWN)
+		return "unknown";
+	if (rails[slot].flags & RG_RAIL_F_VALID)
+		return rails[slot].name;
+	snprintf(buf, 16, "#%d", slot);
+	return buf;
+}
+
+static struct json_object *stats_json(const struct rg_rail *rails, const struct rg_counter *c)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	struct json_object *tot = json_object_new_object();
+	struct rg_counter sum[RG_STAT_MAX] = { 0 };
+	char buf[16];
+
+	for (int slot = 0; slot <= RG_RAIL_UNKNOWN; slot++) {
+		struct json_object *r, *cs;
+
+		for (int s = 0; s < RG_STAT_MAX; s++) {
+			sum[s].packets += c[RG_STAT_INDEX(slot, s)].packets;
+			sum[s].bytes += c[RG_STAT_INDEX(slot, s)].bytes;
+		}
+		if (!rail_slot_shown(rails, slot, c))
+			continue;
+		r = json_object_new_object();
+		cs = json_object_new_object();
+		json_object_object_add(r, "rail", json_object_new_string(slot_name(rails, slot, buf)));
+		json_object_object_add(r, "id", json_object_new_int(slot));
+		for (int s = 0; s < RG_STAT_MAX; s++)
+			json_object_object_add(cs, rg_stat_name(s), counter_json(&c[RG_STAT_INDEX(slot, s)]));
+		json_object_object_add(r, "counters", cs);
+		json_object_array_add(arr, r);
+	}
+	for (int s = 0; s < RG_STAT_MAX; s++)
+		json_object_object_add(tot, rg_stat_name(s), counter_json(&sum[s]));
+	json_object_object_add(o, "rails", arr);
+	json_object_object_add(o, "total", tot);
+	return o;
+}
+
+static void stats_table(const struct rg_rail *rails, const struct rg_counter *c,
+			const struct rg_counter *prev, double secs)
+{
+	char buf[16];
+
+	if (prev)
+		printf("%-12s %-18s %14s %16s\n", "RAIL", "VERDICT/DROP", "PACKETS/s", "BITS/s");
+	else
+		printf("%-12s %-18s %14s %16s\n", "RAIL", "VERDICT/DROP", "PACKETS", "BYTES");
+	for (int slot = 0; slot <= RG_RAIL_UNKNOWN; slot++) {
+		if (!rail_slot_shown(rails, slot, c))
+			continue;
+		for (int s = 0; s < RG_STAT_MAX; s++) {
+			const struct rg_counter *x = &c[RG_STAT_INDEX(slot, s)];
+			char label[40];
+
+			if (!x->packets)
+				continue;
+			snprintf(label, sizeof(label), "%s%s", rg_stat_is_drop(s) ? "drop " : "",
+				 rg_stat_name(s));
+			if (prev) {
+				const struct rg_counter *p = &prev[RG_STAT_INDEX(slot, s)];
+
+				printf("%-12s %-18s %14.0f %16.0f\n", slot_name(rails, slot, buf), label,
+				       (double)(x->packets - p->packets) / secs,
+				       (double)(x->bytes - p->bytes) * 8 / secs);
+			} else {
+				printf("%-12s %-18s %14llu %16llu\n", slot_name(rails, slot, buf), label,
+				       (unsigned long long)x->packets, (unsigned long long)x->bytes);
+			}
+		}
+	}
+}
+
+static volatile sig_atomic_t stop_watch;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	stop_watch = 1;
+}
+
+int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
+{
+	static const char *usage = "railgate stats [--json] [--watch SECS [--count N]] [--reset]";
+	struct rg_counter *c, *prev;
+	struct rg_rail rails[RG_MAX_RAILS];
+	struct rg_datapath dp;
+	struct show_opts o;
+	char err[256];
+	int ret = RG_EXIT_FAIL;
+
+	if (parse_show_opts(argc, argv, &o, usage) || o.ip)
+		return RG_EXIT_USAGE;
+	if (open_running(g, &dp, "stats")) {
+		rg_datapath_close(&dp);
+		return RG_EXIT_FAIL;
+	}
+	c = calloc(RG_STAT_SLOTS, sizeof(*c));
+	prev = calloc(RG_STAT_SLOTS, sizeof(*prev));
+	if (!c || !prev)
+		goto out;
+	if (o.reset) {
+		if (rg_map_set_reset_stats(&dp.maps, err, sizeof(err))) {
+			fprintf(stderr, "railgate stats: %s\n", err);
+			goto out;
+		}
+		printf("counters reset\n");
+		ret = RG_EXIT_OK;
+		goto out;
+	}
+	rg_datapath_active_rails(&dp, rails);
+	if (rg_map_set_read_stats(&dp.maps, c, err, sizeof(err))) {
+		fprintf(stderr, "railgate stats: %s\n", err);
+		goto out;
+	}
+	if (!o.watch) {
+		if (o.json)
+			print_json(stats_json(rails, c));
+		else
+			stats_table(rails, c, NULL, 0);
+		ret = RG_EXIT_OK;
+		goto out;
+	}
+	signal(SIGINT, on_sigint);
+	signal(SIGTERM, on_sigint);
+	for (long i = 0; !stop_watch && (!o.count || i < o.count); i++) {
+		struct timespec ts = { (time_t)o.watch, (long)((o.watch - (time_t)o.watch) * 1e9) };
+
+		memcpy(prev, c, RG_STAT_SLOTS * sizeof(*c));
+		nanosleep(&ts, NULL);
+		if (stop_watch)
+			break;
+		rg_datapath_active_rails(&dp, rails);
+		if (rg_map_set_read_stats(&dp.maps, c, err, sizeof(err))) {
+			fprintf(stderr, "railgate stats: %s\n", err);
+			goto out;
+		}
+		if (o.json) {
+			struct json_object *js = stats_json(rails, c);
+
+			json_object_object_add(js, "interval_seconds", json_object_new_double(o.watch));
+			printf("%s\n", json_object_to_json_string_ext(js, JSON_C_TO_STRING_PLAIN));
+			json_object_put(js);
+		} else {
+			printf("--- rates over %.1f s\n", o.watch);
+			stats_table(rails, c, prev, o.watch);
+		}
+		fflush(stdout);
+	}
+	ret = RG_EXIT_OK;
+out:
+	free(c);
+	free(prev);
+	rg_datapath_close(&dp);
+	return ret;
+}
+
+/* ---- lookup ---------------------------------------------------------- */
+
+/* The active generation copied out as a fib image, so that lookup runs
+ * the same code the tests prove against a reference LPM. */
+static int active_image(const struct rg_datapath *dp, struct rg_fib_image *img)
+{
+	unsigned gen = rg_map_set_active_gen(&dp->maps);
+	const size_t tbl8_slots = (size_t)RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE;
+	uint32_t key = gen;
+	struct rg_lpm_key k, next;
+	void *prevk = NULL;
+	size_t cap = 0;
+
+	memset(img, 0, sizeof(*img));
+	if (bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_ZONES], &key, &img->zones))
+		return -errno;
+	img->tbl24 = calloc(RG_TBL24_SLOTS, sizeof(uint32_t));
+	img->tbl8 = calloc(tbl8_slots, sizeof(uint32_t));
+	if (!img->tbl24 || !img->tbl8)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < img->zones.count && i < RG_MAX_ZONES; i++) {
+		const struct rg_zone *z = &img->zones.zones[i];
+
+		if (z->base + z->span <= RG_TBL24_SLOTS)
+			rg_mmap_slots_read(dp->maps.tbl24, (size_t)gen * RG_TBL24_SLOTS + z->base,
+					   img->tbl24 + z->base, z->span);
+	}
+	rg_mmap_slots_read(dp->maps.tbl8, gen * tbl8_slots, img->tbl8, tbl8_slots);
+	while (!bpf_map_get_next_key(dp->maps.fd[RG_MAPID_LPM], prevk, &next)) {
+		uint32_t val;
+
+		k = next;
+		prevk = &k;
+		if (k.gen != gen || bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_LPM], &k, &val))
+			continue;
+		if (img->lpm_count == cap) {
+			struct rg_fib_lpm_entry *l;
+
+			cap = cap ? cap * 2 : 16;
+			l = realloc(img->lpm, cap * sizeof(*img->lpm));
+			if (!l)
+				return -ENOMEM;
+			img->lpm = l;
+		}
+		img->lpm[img->lpm_count++] = (struct rg_fib_lpm_entry){
+			.addr = ntohl(*(uint32_t *)k.addr), .len = (uint8_t)(k.prefixlen - 8),
+			.entry = val,
+		};
+	}
+	return 0;
+}
+
+static const char *matched_zone(const struct rg_fib_image *img, uint32_t dst, char *buf)
+{
+	for (uint32_t i = 0; i < img->zones.count && i < RG_MAX_ZONES; i++)
+		if ((dst & img->zones.zones[i].mask) == img->zones.zones[i].net)
+			return cli_cidr(img->zones.zones[i].net, cli_mask_len(img->zones.zones[i].mask), buf);
+	return NULL;
+}
+
+int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
+{
+	static const char *usage = "railgate lookup IP [--from IFNAME] [--json]";
+	struct rg_rail rails[RG_MAX_RAILS];
+	struct rg_egress eg = { 0 };
+	struct rg_fib_image img;
+	struct rg_datapath dp;
+	struct show_opts o;
+	struct in_addr a;
+	struct json_object *js;
+	const char *verdict, *zone;
+	char zbuf[20], desc[64], mac[18], mac2[18], upn[IF_NAMESIZE], why[256];
+	uint32_t dst, entry;
+	int from_rail = -1;
+
+	if (parse_show_opts(argc, argv, &o, usage) || !o.ip)
+		return o.ip ? RG_EXIT_USAGE : (fprintf(stderr, "usage: %s\n", usage), RG_EXIT_USAGE);
+	if (inet_pton(AF_INET, o.ip, &a) != 1) {
+		fprintf(stderr, "railgate lookup: '%s' is not an IPv4 address\n", o.ip);
+		return RG_EXIT_USAGE;
+	}
+	dst = ntohl(a.s_addr);
+	if (open_running(g, &dp, "lookup")) {
+		rg_datapath_close(&dp);
+		return RG_EXIT_FAIL;
+	}
+	if (o.from) {
+		unsigned ifindex = if_nametoindex(o.from);
+		struct rg_representor rep = { 0 };
+		uint32_t key = ifindex;
+
+		if (!ifindex || ifindex >= RG_MAX_IFINDEX ||
+		    bpf_map_lookup_elem(dp.maps.fd[RG_MAPID_REPRESENTORS], &key, &rep) ||
+		    !(rep.flags & RG_REP_F_VALID)) {
+			fprintf(stderr, "railgate lookup: %s is not a representor railgate is attached to\n",
+				o.from);
+			rg_datapath_close(&dp);
+			return RG_EXIT_FAIL;
+		}
+		from_rail = rep.rail_id;
+	}
+	rg_datapath_active_rails(&dp, rails);
+	rg_datapath_active_egress(&dp, &eg);
+	if (active_image(&dp, &img)) {
+		fprintf(stderr, "railgate lookup: cannot read the tables\n");
+		rg_fib_image_free(&img);
+		rg_datapath_close(&dp);
+		return RG_EXIT_FAIL;
+	}
+	entry = rg_fib_image_lookup(&img, dst);
+	zone = matched_zone(&img, dst, zbuf);
+	cli_route_desc(entry, rails, desc, sizeof(desc));
+	switch (RG_ROUTE_KIND(entry)) {
+	case RG_ROUTE_RAIL:
+		verdict = (int)RG_ROUTE_ARG(entry) == from_rail ? "pass_local" : "cross_rail";
+	{
+		const struct rg_rail *r = &rails[RG_ROUTE_ARG(entry) % RG_MAX_RAILS];
+		char rbuf[20];
+
+		snprintf(why, sizeof(why), "%s is in rail %s (%s)", o.ip, r->name,
+			 cli_cidr(r->subnet, cli_mask_len(r->mask), rbuf));
+		break;
+	}
+	case RG_ROUTE_FRONTEND:
+		verdict = "frontend";
+		snprintf(why, sizeof(why), "%s is in a front-end prefix", o.ip);
+		break;
+	case RG_ROUTE_BLACKHOLE:
+		verdict = "no_route";
+		snprintf(why, sizeof(why), "%s is inside a supernet but in no rail", o.ip);
+		break;
+	default:
+		verdict = "pass_other";
+		snprintf(why, sizeof(why), "%s is in no rail, supernet or front-end prefix", o.ip);
+	}
+	if (!strcmp(verdict, "cross_rail") && from_rail < 0)
+		verdict = "cross_rail_or_local";
+	ifname_of((int)eg.uplink_ifindex, upn);
+	js = json_object_new_object();
+	json_object_object_add(js, "ip", json_object_new_string(o.ip));
+	json_object_object_add(js, "from", o.from ? json_object_new_string(o.from) : NULL);
+	json_object_object_add(js, "from_rail", from_rail >= 0 ? json_object_new_string(rails[from_rail].name) : NULL);
+	json_object_object_add(js, "verdict", json_object_new_string(verdict));
+	json_object_object_add(js, "match", json_object_new_string(desc));
+	json_object_object_add(js, "zone", zone ? json_object_new_string(zone) : NULL);
+	json_object_object_add(js, "reason", json_object_new_string(why));
+	if (!strcmp(verdict, "cross_rail") || !strcmp(verdict, "frontend")) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "uplink", json_object_new_string(upn));
+		json_object_object_add(e, "dst_mac", json_object_new_string(cli_mac(eg.gateway_mac, mac)));
+		json_object_object_add(e, "src_mac", json_object_new_string(cli_mac(eg.uplink_mac, mac2)));
+		if (from_rail >= 0 && (rails[from_rail].flags & RG_RAIL_F_VLAN))
+			json_object_object_add(e, "vlan", json_object_new_int(rails[from_rail].vlan));
+		json_object_object_add(js, "rewrite", e);
+	}
+	if (o.json) {
+		print_json(js);
+	} else {
+		printf("%s: %s\n", o.ip, verdict);
+		printf("  why:   %s%s%s\n", why, zone ? ", matched below zone " : "", zone ? zone : "");
+		if (from_rail >= 0)
+			printf("  from:  %s (rail %s)\n", o.from, rails[from_rail].name);
+		if (!strcmp(verdict, "cross_rail") || !strcmp(verdict, "frontend"))
+			printf("  then:  dst MAC %s, src MAC %s, TTL-1, %s%sredirect to %s\n",
+			       cli_mac(eg.gateway_mac, mac), cli_mac(eg.uplink_mac, mac2),
+			       from_rail >= 0 && (rails[from_rail].flags & RG_RAIL_F_VLAN) ? "VLAN tag pushed, " : "",
+			       "", upn);
+		else if (!strcmp(verdict, "cross_rail_or_local"))
+			printf("  then:  pass from rail %s itself, cross-rail from any other (give --from)\n",
+			       rails[RG_ROUTE_ARG(entry) % RG_MAX_RAILS].name);
+		json_object_put(js);
+	}
+	rg_fib_image_free(&img);
+	rg_datapath_close(&dp);
+	return RG_EXIT_OK;
+}
