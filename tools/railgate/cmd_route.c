@@ -226,6 +226,7 @@ static int make_plan(const struct route_opts *o, int netns_fd, const struct rg_c
 {
 	struct rg_pod_addr addrs[POD_ADDRS_MAX];
 	char err[RG_POD_MSG_LEN], first_err[RG_POD_MSG_LEN] = "";
+	const struct rg_cidr loopback = { .addr = 0x7f000000, .len = 8 };
 	struct rg_pod_plan candidate;
 	int n, found = 0;
 
@@ -235,6 +236,8 @@ static int make_plan(const struct route_opts *o, int netns_fd, const struct rg_c
 		return RG_EXIT_FAIL;
 	}
 	for (int i = 0; i < n; i++) {
+		if (rg_cidr_contains(loopback, addrs[i].addr))
+			continue;    /* never a rail address, only noise in messages */
 		if (plan_for(o, cfg, &addrs[i], &candidate, err, sizeof(err))) {
 			if (!first_err[0])
 				snprintf(first_err, sizeof(first_err), "%s", err);
