@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Classification: which rail the frame came from, whether its source may
+ * be there, and where its destination is (the FIB lookup).  Map reads only.
+ */
+#ifndef RAILGATE_BPF_CLASSIFY_H
+#define RAILGATE_BPF_CLASSIFY_H
+
+#include <linux/bpf.h>
+#include <linux/ip.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "ctx.h"
+
+/*
+ * The generation to read, loaded once per frame.  user space flips it with
+ * a release store after writing every table of the new generation; on the
+ * archs BPF JITs for, a plain aligned load orders the table loads after it.
+ */
+static __always_inline __u32 rg_active_gen(void)
+{
+	__u32 zero = 0;
+	const struct rg_state *st = bpf_map_lookup_elem(&rg_state, &zero);
+
+	return st ? *(volatile const __u32 *)&st->active_gen & 1 : 0;
+}
+
+/*
+ * The ingress rail of ifindex in generation gen, or NULL: not a
+ * representor (or beyond RG_MAX_IFINDEX: the array lookup fails), or a
+ * representor of a rail this generation does not have.
+ */
+static __always_inline const struct rg_rail *rg_ingress_rail(__u32 ifindex, __u32 gen,
+							     __u32 *rail_id)
+{
+	const struct rg_representor *rep = bpf_map_lookup_elem(&rg_representors, &ifindex);
+	const struct rg_rail *rail;
+	__u32 key;
+
+	if (!rep || !(rep->flags & RG_REP_F_VALID) || rep->rail_id >= RG_MAX_RAILS)
+		return NULL;
+	key = gen * RG_MAX_RAILS + rep->rail_id;
+	rail = bpf_map_lookup_elem(&rg_rails, &key);
+	if (!rail || !(rail->flags & RG_RAIL_F_VALID))
+		return NULL;
+	*rail_id = rep->rail_id;
+	return rail;
+}
+
+static __always_inline int rg_source_in_rail(const struct iphdr *iph,
+					     const struct rg_rail *rail)
+{
+	return (bpf_ntohl(iph->saddr) & rail->mask) == rail->subnet;
+}
+
+/* DIR-24-8 inside a matched zone: the /24's tbl24 slot, then maybe tbl8. */
+static __always_inline __u32 rg_zone_lookup(__u32 gen, const struct rg_zone *z, __u32 dst)
+{
+	/* For a zone longer than /24, dst - net < 256: the slot is base. */
+	__u32 key = gen * RG_TBL24_SLOTS + z->base + ((dst - z->net) >> 8);
+	const __u32 *entry = bpf_map_lookup_elem(&rg_tbl24, &key);
+
+	if (!entry)
+		return RG_ROUTE(RG_ROUTE_NONE, 0);
+	if (RG_ROUTE_KIND(*entry) != RG_ROUTE_TBL8)
+		return *entry;
+	key = (gen * RG_TBL8_GROUPS + RG_ROUTE_ARG(*entry)) * RG_TBL8_GROUP_SIZE + (dst & 0xff);
+	entry = bpf_map_lookup_elem(&rg_tbl8, &key);
+	return entry ? *entry : RG_ROUTE(RG_ROUTE_NONE, 0);
+}
+
+/* The slow path, only for destinations outside every zone. */
+static __always_inline __u32 rg_lpm_lookup(__u32 gen, __u32 dst_be)
+{
+	struct rg_lpm_key key = { .prefixlen = 8 + 32, .gen = (__u8)gen };
+	const __u32 *entry;
+
+	__builtin_memcpy(key.addr, &dst_be, sizeof(key.addr));
+	entry = bpf_map_lookup_elem(&rg_lpm, &key);
+	return entry ? *entry : RG_ROUTE(RG_ROUTE_NONE, 0);
+}
+
+/* Route entry of dst_be (network order) in generation gen. */
+static __always_inline __u32 rg_fib_lookup(__u32 gen, __u32 dst_be)
+{
+	const struct rg_zone_set *zs = bpf_map_lookup_elem(&rg_zones, &gen);
+	__u32 dst = bpf_ntohl(dst_be);
+
+	if (!zs)
+		return RG_ROUTE(RG_ROUTE_NONE, 0);
+	for (__u32 i = 0; i < RG_MAX_ZONES; i++) {
+		const struct rg_zone *z = &zs->zones[i];
+
+		if (i >= zs->count)
+			break;
+		if ((dst & z->mask) == z->net)
+			return rg_zone_lookup(gen, z, dst);
+	}
+	if (zs->use_lpm)
+		return rg_lpm_lookup(gen, dst_be);
+	return RG_ROUTE(RG_ROUTE_NONE, 0);
+}
+
+/* What a route entry means for a frame from ingress_rail. */
+static __always_inline __u32 rg_route_verdict(__u32 entry, __u32 ingress_rail)
+{
+	switch (RG_ROUTE_KIND(entry)) {
+	case RG_ROUTE_RAIL:
+		return RG_ROUTE_ARG(entry) == ingress_rail ? RG_VERDICT_PASS_LOCAL
+							   : RG_VERDICT_CROSS_RAIL;
+	case RG_ROUTE_FRONTEND:
+		return RG_VERDICT_FRONTEND;
+	case RG_ROUTE_BLACKHOLE:
+		return RG_DROP_NO_ROUTE;
+	default:
+		/* NONE, or a TBL8 pointer where a leaf belongs: not ours. */
+		return RG_VERDICT_PASS_OTHER;
+	}
+}
+
+/* A frame to be redirected: can it leave, and may it live one more hop? */
+static __always_inline __u32 rg_forward_check(const struct iphdr *iph,
+					      const struct rg_egress *egress)
+{
+	if (!(egress->flags & RG_EGRESS_F_VALID))
+		return RG_DROP_NO_EGRESS;
+	/* The loop guard: a frame whose TTL would reach 0 goes no further. */
+	if (iph->ttl <= 1)
+		return RG_DROP_TTL_EXCEEDED;
+	return RG_CONTINUE;
+}
+
+#endif /* RAILGATE_BPF_CLASSIFY_H */

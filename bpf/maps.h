@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The datapath's maps, BTF-defined, named exactly as maps/rg_abi.h says
+ * (RG_MAP_*): user space finds and pins them by those names.  Include once,
+ * from the program's .bpf.c.
+ *
+ * Everything on the fast path is an ARRAY (or PERCPU_ARRAY): the verifier
+ * inlines those lookups into a bounds check and an add.  The LPM trie is
+ * consulted only for destinations outside every zone, and the devmap only
+ * by bpf_redirect_map on the cross-rail path.
+ */
+#ifndef RAILGATE_BPF_MAPS_H
+#define RAILGATE_BPF_MAPS_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "maps/rg_abi.h"
+
+/* rg_state[0]: the active generation, written last by a reload. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rg_state);
+} rg_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RG_GENERATIONS);
+	__type(key, __u32);
+	__type(value, struct rg_zone_set);
+} rg_zones SEC(".maps");
+
+/* [gen * RG_TBL24_SLOTS + slot]: one route entry (or tbl8 pointer) per /24. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, RG_GENERATIONS * RG_TBL24_SLOTS);
+	__type(key, __u32);
+	__type(value, __u32);
+} rg_tbl24 SEC(".maps");
+
+/* [(gen * RG_TBL8_GROUPS + group) * 256 + last octet]. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE);
+	__type(key, __u32);
+	__type(value, __u32);
+} rg_tbl8 SEC(".maps");
+
+/* Prefixes of zones too short to expand; key {8 + len, gen, addr}. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, RG_LPM_MAX_ENTRIES);
+	__type(key, struct rg_lpm_key);
+	__type(value, __u32);
+} rg_lpm SEC(".maps");
+
+/* [gen * RG_MAX_RAILS + rail id]. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RG_GENERATIONS * RG_MAX_RAILS);
+	__type(key, __u32);
+	__type(value, struct rg_rail);
+} rg_rails SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RG_GENERATIONS);
+	__type(key, __u32);
+	__type(value, struct rg_egress);
+} rg_egress SEC(".maps");
+
+/* [ifindex]: not generation-scoped, a representor keeps its rail id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RG_MAX_IFINDEX);
+	__type(key, __u32);
+	__type(value, struct rg_representor);
+} rg_representors SEC(".maps");
+
+/* Uplinks keyed by ifindex: a DEVMAP_HASH, since a plain DEVMAP indexed
+ * by ifindex broke on nodes with high ifindexes (lessons.md #5). */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+	__uint(max_entries, RG_MAX_UPLINKS);
+	__type(key, __u32);
+	__type(value, struct bpf_devmap_val);
+} rg_tx_ports SEC(".maps");
+
+/* [RG_STAT_INDEX(ingress rail, stat)]: packets and bytes, per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, RG_STAT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct rg_counter);
+} rg_stats SEC(".maps");
+
+#endif /* RAILGATE_BPF_MAPS_H */

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * railgate datapath: on a VF representor, send cross-rail and front-end
+ * frames to the computenet uplink with L2 rewritten and TTL decremented.
+ *
+ * One decision core (rg_decide) for two hooks: XDP (railgate_xdp) and TC
+ * (railgate_tc).  The core reads through struct rg_frame (ctx.h) only; the
+ * hook adapters below do what differs between the hooks: building the
+ * frame, pushing the VLAN tag, redirecting, and the return codes.
+ *
+ * The rules every path follows:
+ *  - every lookup and check happens before the first byte is written, and
+ *    any miss leaves the frame untouched (a modified frame that is then
+ *    passed would be dropped by the stack as a martian);
+ *  - exactly one accounting point per frame (rg_count in the adapters),
+ *    packets and the whole frame's bytes as received, into the slot of
+ *    (ingress rail, verdict or drop reason).
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "maps/rg_abi.h"
+#include "maps.h"
+#include "ctx.h"
+#include "parse.h"
+#include "classify.h"
+#include "rewrite.h"
+#include "count.h"
+
+/*
+ * The decision core: steps 1-6 of the pipeline, reads only.  On return
+ * d->stat is the verdict or drop reason; for CROSS_RAIL and FRONTEND the
+ * frame passed every check and d->src_rail and d->egress are set.
+ */
+static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decision *d)
+{
+	const struct rg_egress *egress;
+	struct iphdr *iph;
+	__u32 gen, rail_id = RG_RAIL_UNKNOWN, egress_key, verdict;
+
+	gen = rg_active_gen();
+	d->rail_slot = RG_RAIL_UNKNOWN;
+	d->src_rail = rg_ingress_rail(f->ifindex, gen, &rail_id);
+	if (!d->src_rail) {
+		d->stat = RG_VERDICT_PASS_UNKNOWN_IF;
+		return;
+	}
+	d->rail_slot = rail_id;
+
+	d->stat = rg_parse_eth(f);
+	if (d->stat != RG_CONTINUE)
+		return;
+	d->stat = rg_parse_ipv4(f, &iph);
+	if (d->stat != RG_CONTINUE)
+		return;
+
+	egress_key = gen;
+	egress = bpf_map_lookup_elem(&rg_egress, &egress_key);
+	if (!egress) {
+		/* Cannot happen (gen < RG_GENERATIONS); the verifier wants it. */
+		d->stat = RG_DROP_NO_EGRESS;
+		return;
+	}
+	if ((egress->flags & RG_EGRESS_F_ANTI_SPOOF) && !rg_source_in_rail(iph, d->src_rail)) {
+		d->stat = RG_DROP_SPOOFED;
+		return;
+	}
+
+	verdict = rg_route_verdict(rg_fib_lookup(gen, iph->daddr), rail_id);
+	if (!rg_stat_is_forward(verdict)) {
+		d->stat = verdict;
+		return;
+	}
+	d->stat = rg_forward_check(iph, egress);
+	if (d->stat != RG_CONTINUE)
+		return;
+	d->egress = egress;
+	d->stat = verdict;
+}
+
+/* ---- XDP --------------------------------------------------------------- */
+
+static __always_inline struct rg_frame rg_xdp_frame(struct xdp_md *ctx)
+{
+	return (struct rg_frame){
+		.data = (void *)(long)ctx->data,
+		.data_end = (void *)(long)ctx->data_end,
+		/* Linear head plus frags: jumbo frames count their real size. */
+		.len = (__u32)bpf_xdp_get_buff_len(ctx),
+		.ifindex = ctx->ingress_ifindex,
+		/* XDP sees the frame as it was on the wire: tags are in it. */
+		.vlan_present = 0,
+	};
+}
+
+/*
+ * Steps 7-8 for XDP: make room for the tag if the source rail has one,
+ * rewrite, redirect.  Returns the XDP action; a failure turns d->stat into
+ * DROP_REDIRECT_FAILED.
+ */
+static __always_inline int rg_xdp_forward(struct xdp_md *ctx, struct rg_decision *d)
+{
+	const int tagged = d->src_rail->flags & RG_RAIL_F_VLAN;
+	void *data, *data_end;
+	struct ethhdr *eth;
+	struct iphdr *iph;
+	long action;
+
+	/* Fails with the frame untouched (no headroom): nothing written yet. */
+	if (tagged && bpf_xdp_adjust_head(ctx, -(int)sizeof(struct rg_vlan_tag)))
+		goto failed;
+	data = (void *)(long)ctx->data;
+	data_end = (void *)(long)ctx->data_end;
+	eth = data;
+	iph = data + ETH_HLEN + (tagged ? sizeof(struct rg_vlan_tag) : 0);
+	if ((void *)(iph + 1) > data_end)
+		goto failed;           /* cannot happen: parsed before the adjust */
+
+	if (tagged)
+		rg_write_vlan_tag(eth, d->src_rail->vlan);
+	rg_set_macs(eth, d->egress);
+	rg_ipv4_dec_ttl(iph);
+
+	/*
+	 * The loader puts the uplink into rg_tx_ports before it sets
+	 * EGRESS_F_VALID, so a miss is a race with a reload; the frame is
+	 * rewritten already, so it cannot be passed: drop it, counted.
+	 */
+	action = bpf_redirect_map(&rg_tx_ports, d->egress->uplink_ifindex, 0);
+	if (action == XDP_REDIRECT)
+		return XDP_REDIRECT;
+failed:
+	d->stat = RG_DROP_REDIRECT_FAILED;
+	return XDP_DROP;
+}
+
+SEC("xdp.frags")
+int railgate_xdp(struct xdp_md *ctx)
+{
+	struct rg_frame f = rg_xdp_frame(ctx);
+	struct rg_decision d = {};
+	int action;
+
+	rg_decide(&f, &d);
+	if (rg_stat_is_forward(d.stat))
+		action = rg_xdp_forward(ctx, &d);
+	else
+		action = rg_stat_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
+	rg_count(d.rail_slot, d.stat, f.len);
+	return action;
+}
+
+/* ---- TC ---------------------------------------------------------------- */
+
+/*
+ * The core reads the Ethernet and IPv4 headers from the linear part.  When
+ * the skb holds more than its linear part does, pull the headers in
+ * (at most a full IPv4 header with options), so a frame is never judged
+ * malformed only because of how the driver laid it out.
+ */
+static __always_inline void rg_skb_pull_headers(struct __sk_buff *skb)
+{
+	__u32 linear = (__u32)((long)skb->data_end - (long)skb->data);
+	__u32 want = ETH_HLEN + RG_IPV4_MAX_HLEN;
+
+	if (linear >= want || linear >= skb->len)
+		return;
+	if (want > skb->len)
+		want = skb->len;
+	bpf_skb_pull_data(skb, want);
+}
+
+static __always_inline struct rg_frame rg_skb_frame(struct __sk_buff *skb)
+{
+	return (struct rg_frame){
+		.data = (void *)(long)skb->data,
+		.data_end = (void *)(long)skb->data_end,
+		.len = skb->len,
+		.ifindex = skb->ingress_ifindex,
+		/* Before tc ingress the stack untags into metadata. */
+		.vlan_present = skb->vlan_present,
+	};
+}
+
+/*
+ * Steps 7-8 for TC.  bpf_skb_vlan_push puts the tag into skb metadata (the
+ * uplink's driver or the stack inserts it on transmit), so the packet data
+ * does not move, but the helper invalidates every packet pointer: they are
+ * derived again after it.
+ */
+static __always_inline int rg_tc_forward(struct __sk_buff *skb, struct rg_decision *d)
+{
+	void *data, *data_end;
+	struct ethhdr *eth;
+	struct iphdr *iph;
+
+	if ((d->src_rail->flags & RG_RAIL_F_VLAN) &&
+	    bpf_skb_vlan_push(skb, bpf_htons(ETH_P_8021Q),
+			      d->src_rail->vlan & RG_VLAN_VID_MASK))
+		goto failed;           /* frame untouched */
+	data = (void *)(long)skb->data;
+	data_end = (void *)(long)skb->data_end;
+	eth = data;
+	iph = data + ETH_HLEN;
+	if ((void *)(iph + 1) > data_end)
+		goto failed;           /* cannot happen: parsed before the push */
+
+	rg_set_macs(eth, d->egress);
+	rg_ipv4_dec_ttl(iph);
+	/* Only invalid flags make bpf_redirect fail; a vanished uplink
+	 * is dropped (and counted by the kernel) at transmit. */
+	return bpf_redirect(d->egress->uplink_ifindex, 0);
+failed:
+	d->stat = RG_DROP_REDIRECT_FAILED;
+	return TC_ACT_SHOT;
+}
+
+SEC("tc")
+int railgate_tc(struct __sk_buff *skb)
+{
+	struct rg_frame f;
+	struct rg_decision d = {};
+	int action;
+
+	rg_skb_pull_headers(skb);
+	f = rg_skb_frame(skb);
+	rg_decide(&f, &d);
+	if (rg_stat_is_forward(d.stat))
+		action = rg_tc_forward(skb, &d);
+	else
+		action = rg_stat_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
+	rg_count(d.rail_slot, d.stat, f.len);
+	return action;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The rewrite of a frame that leaves through the uplink: new MACs, TTL - 1
+ * with an incremental checksum update, and (XDP) an 802.1Q tag written in
+ * the room that bpf_xdp_adjust_head made.  Shared by both hooks; called only
+ * after every check passed.
+ */
+#ifndef RAILGATE_BPF_REWRITE_H
+#define RAILGATE_BPF_REWRITE_H
+
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "maps/rg_abi.h"
+
+/* An 802.1Q tag as it sits between the MACs and the ethertype. */
+struct rg_vlan_tag {
+	__be16 tpid;
+	__be16 tci;
+};
+
+#define RG_VLAN_VID_MASK 0x0fff
+
+/* Fold a 32-bit one's complement sum to 16 bits. */
+static __always_inline __u16 rg_csum_fold(__u32 sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__u16)sum;
+}
+
+/*
+ * RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') when one 16-bit word of the
+ * header changes from m to m'.  Byte order does not matter to one's
+ * complement sums, so all three stay as they are in the packet.
+ */
+static __always_inline __u16 rg_csum_replace16(__u16 check, __u16 old_word, __u16 new_word)
+{
+	return (__u16)~rg_csum_fold((__u32)(__u16)~check + (__u16)~old_word + new_word);
+}
+
+/* TTL - 1 and the header checksum with it.  TTL shares its 16-bit word with
+ * the protocol field: that word is the one that changes. */
+static __always_inline void rg_ipv4_dec_ttl(struct iphdr *iph)
+{
+	__u16 *ttl_word = (__u16 *)&iph->ttl;
+	__u16 old_word = *ttl_word;
+	/* TTL is the word's high byte; the caller checked TTL > 1. */
+	__u16 new_word = bpf_htons(bpf_ntohs(old_word) - 0x0100);
+
+	*ttl_word = new_word;
+	iph->check = rg_csum_replace16(iph->check, old_word, new_word);
+}
+
+static __always_inline void rg_set_macs(struct ethhdr *eth, const struct rg_egress *egress)
+{
+	__builtin_memcpy(eth->h_dest, egress->gateway_mac, ETH_ALEN);
+	__builtin_memcpy(eth->h_source, egress->uplink_mac, ETH_ALEN);
+}
+
+/*
+ * XDP: after bpf_xdp_adjust_head(-4) the old ethertype already sits where
+ * a tagged frame has it (data + 16), and both MACs are rewritten anyway, so
+ * the tag is written in place: nothing has to move.
+ */
+static __always_inline void rg_write_vlan_tag(struct ethhdr *eth, __u16 vid)
+{
+	struct rg_vlan_tag *tag = (void *)eth + 2 * ETH_ALEN;
+
+	tag->tpid = bpf_htons(ETH_P_8021Q);
+	tag->tci = bpf_htons(vid & RG_VLAN_VID_MASK);
+}
+
+#endif /* RAILGATE_BPF_REWRITE_H */
