@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <linux/rtnetlink.h>
 #include <netlink/netlink.h>
@@ -251,6 +252,35 @@ int rg_pod_netns_open(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
+static bool same_netns(int a, int b)
+{
+	struct stat sa, sb;
+
+	return !fstat(a, &sa) && !fstat(b, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* A route socket in the current namespace. */
+static int nl_connect_here(struct nl_sock **out, char *err, size_t errlen)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int nlret;
+
+	*out = NULL;
+	if (!sk) {
+		set_err(err, errlen, "out of memory for a netlink socket");
+		return -ENOMEM;
+	}
+	nlret = nl_connect(sk, NETLINK_ROUTE);
+	if (nlret < 0) {
+		set_err(err, errlen, "netlink connect in the pod: %s", nl_geterror(nlret));
+		nl_socket_free(sk);
+		return -EIO;
+	}
+	*out = sk;
+	return 0;
+}
+
 /*
  * Open a route socket inside the pod's namespace and come straight back.
  * Failing to come back is reported as such: the caller must stop.
@@ -258,7 +288,7 @@ int rg_pod_netns_open(const char *path, char *err, size_t errlen)
 static int nl_connect_in(int netns_fd, struct nl_sock **out, char *err, size_t errlen)
 {
 	struct nl_sock *sk = NULL;
-	int self, ret = 0, nlret;
+	int self, ret = 0;
 
 	self = open(SELF_NETNS, O_RDONLY | O_CLOEXEC);
 	if (self < 0) {
@@ -266,22 +296,19 @@ static int nl_connect_in(int netns_fd, struct nl_sock **out, char *err, size_t e
 		set_err(err, errlen, "cannot open own network namespace: %s", strerror(errno));
 		return ret;
 	}
+	/* Already there (an init container naming its own pod): setns would
+	 * need CAP_SYS_ADMIN for nothing, NET_ADMIN is enough for the routes. */
+	if (same_netns(self, netns_fd)) {
+		close(self);
+		return nl_connect_here(out, err, errlen);
+	}
 	if (setns(netns_fd, CLONE_NEWNET)) {
 		ret = -errno;
 		set_err(err, errlen, "cannot enter the pod's network namespace: %s", strerror(errno));
 		close(self);
 		return ret;
 	}
-	sk = nl_socket_alloc();
-	if (!sk) {
-		ret = -ENOMEM;
-		set_err(err, errlen, "out of memory for a netlink socket");
-	} else if ((nlret = nl_connect(sk, NETLINK_ROUTE)) < 0) {
-		ret = -EIO;
-		set_err(err, errlen, "netlink connect in the pod: %s", nl_geterror(nlret));
-		nl_socket_free(sk);
-		sk = NULL;
-	}
+	ret = nl_connect_here(&sk, err, errlen);
 	if (setns(self, CLONE_NEWNET)) {
 		ret = -errno;
 		set_err(err, errlen, "cannot return to own network namespace: %s", strerror(errno));

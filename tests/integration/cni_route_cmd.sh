@@ -123,6 +123,16 @@ run "del without --dev removes from every interface" 0 "removed 10.0.0.0/16 dev 
 	"$RG" route del --pid "${PIDS[0]}"
 check_eq "del --pid: only the connected route is left" "$CONNECTED" "$(pod_routes)"
 
+# An init container: already in the pod's namespace, NET_ADMIN but no SYS_ADMIN.
+if command -v capsh >/dev/null; then
+	run "init container: add --pid of itself without CAP_SYS_ADMIN" 0 "added 10.0.0.0/16 via 10.0.1.1" \
+		ip netns exec "$POD" capsh --drop=cap_sys_admin -- -c \
+		"exec '$RG' route add --pid \$\$ --supernet 10.0.0.0/16 --gateway 10.0.1.1"
+	check_eq "init container: the supernet route is there" \
+		"$(printf '%s\n' "$CONNECTED" "10.0.0.0/16 via 10.0.1.1 dev net1 proto 82" | sort)" "$(pod_routes)"
+	"$RG" route del --netns "$POD" >/dev/null
+fi
+
 # ---- conflicts and addresses outside the rails ---------------------------------
 ip -n "$POD" route add 10.0.0.0/24 via 10.0.1.200 dev net1
 before=$(pod_routes)
