@@ -6,7 +6,7 @@
 #   $ON-pod1  net1 10.0.1.10/24  (peer pf1vf0)   routes 10.0.0.0/16 via 10.0.1.1
 #   $ON-pod2  net1 10.0.2.10/24  (peer pf2vf0)   routes 10.0.0.0/16 via 10.0.2.1
 #   $ON-sw    up0 10.1.255.1/24 (peer uplink0, GRO on); it plays the computenet
-#             switch and owns 10.0.1.10 and 10.0.2.10 too (on lo), so frames that
+#             switch and owns 10.0.1.10 and 10.0.2.20 too (on lo), so frames that
 #             railgate sends it for pod1/pod2 are received there by udpseq.
 # Pods reach "their gateway" through a permanent neighbour (no switch on
 # the rails here), so every frame they send for the supernet is railgate's.
@@ -31,7 +31,7 @@ onenode_up() {
 	ip -n "$sw" link set up0 up
 	ip netns exec "$sw" ethtool -K up0 gro on >/dev/null
 	ip -n "$sw" addr add 10.0.1.10/32 dev lo
-	ip -n "$sw" addr add 10.0.2.10/32 dev lo
+	ip -n "$sw" addr add 10.0.2.20/32 dev lo
 	ip netns exec "$sw" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.up0.rp_filter=0
 	for r in 0 1 2; do
 		local p="$ON-pod$r"
@@ -117,4 +117,29 @@ stream_wait() {
 	tail -1 "$STREAM_LOG"
 	rm -f "$STREAM_LOG"
 	return $rc
+}
+
+# check_stream NAME: stream_wait as a TAP check.  Not through `check`: that
+# runs its command in a subshell, which cannot wait for our children.
+check_stream() {
+	local rc
+	stream_wait >"/tmp/$ON-last-stream" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then ok "$1"; else fail "$1"; sed 's/^/# /' "/tmp/$ON-last-stream"; fi
+	rm -f "/tmp/$ON-last-stream"
+}
+
+# The ids of this node's programs (each pin dir loads its own), and the
+# number of live links that run them: other tests' links never count.
+ours_prog_ids() {
+	local p
+	for p in xdp tc; do
+		bpftool -j prog show pinned "$RAILGATE_PIN_DIR/v1/progs/$p" 2>/dev/null | jq -r .id
+	done | paste -sd, -
+}
+
+links_of_ours() {
+	local ids=${OUR_PROG_IDS:-}
+	[ -n "$ids" ] || { echo 0; return; }
+	bpftool -j link show | jq "[.[] | select(IN(.prog_id; $ids))] | length"
 }
