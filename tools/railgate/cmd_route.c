@@ -300,8 +300,12 @@ static int do_del(const struct route_opts *o, int fd)
 	/* Without --dev: every interface railgate may have routed. */
 	n = rg_pod_list_addrs(fd, dev, addrs, POD_ADDRS_MAX, err, sizeof(err));
 	if (n < 0 && dev) {
-		printf("removed nothing (%s)\n", err);
+		printf("removed nothing (%s)\n", err);    /* its routes went with it */
 		return RG_EXIT_OK;
+	}
+	if (n < 0) {
+		fprintf(stderr, "railgate route: %s\n", err);
+		return RG_EXIT_FAIL;
 	}
 	for (int i = 0; i < (dev ? 1 : n); i++) {
 		const char *ifname = dev ? dev : addrs[i].ifname;
