@@ -7,9 +7,8 @@
 
 #include "commands.h"
 #include "cli.h"
+#include "../../loader/apply.h"
 #include "../../loader/datapath.h"
-#include "../../loader/digest.h"
-#include "../../loader/resolve.h"
 
 static int parse_mode(const char *s, enum rg_config_mode *out)
 {
@@ -26,76 +25,25 @@ static int parse_mode(const char *s, enum rg_config_mode *out)
 	return -EINVAL;
 }
 
-/*
- * Config -> plan -> datapath.  Nothing in the kernel changes until the
- * config is valid and every interface it names is resolved; a first `up`
- * that fails after loading removes what it pinned.
- */
 static int do_up(const char *pin_dir, const char *path, const enum rg_config_mode *mode_opt)
 {
-	struct rg_datapath dp;
 	struct rg_config cfg = { 0 };
-	struct rg_plan plan = { 0 };
-	struct rg_rail rails[RG_MAX_RAILS];
-	struct rg_rail_ids prev_ids, *prev = NULL;
-	struct rg_nl *nl = NULL;
-	uint8_t digest[32];
+	struct rg_apply_result res;
 	char err[1024];
-	bool fresh;
 	int ret;
 
 	if (cli_load_config(path, &cfg))
 		return RG_EXIT_FAIL;
-	ret = rg_file_sha256(path, digest, err, sizeof(err));
-	if (!ret)
-		ret = rg_datapath_lock(&dp, pin_dir, err, sizeof(err));
+	ret = rg_apply_config(pin_dir, path, &cfg, mode_opt, stdout, &res, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "railgate up: %s\n", err);
-		rg_config_free(&cfg);
-		return RG_EXIT_FAIL;
+		if (!res.fresh)
+			fprintf(stderr, "railgate up: the running datapath was left as it was\n");
+	} else {
+		printf("railgate is up: %zu rails, %zu representors, config generation %llu (%s)\n",
+		       res.n_rails, res.n_reps, (unsigned long long)res.config_generation,
+		       res.fresh ? "loaded" : "reloaded hitlessly");
 	}
-	ret = rg_datapath_open(&dp, false, err, sizeof(err));
-	fresh = ret == -ENOENT;
-	if (ret && !fresh)
-		goto fail;
-	if (!fresh && !rg_datapath_active_rails(&dp, rails)) {
-		rg_rail_ids_from_table(&prev_ids, rails);
-		prev = &prev_ids;
-	}
-	ret = rg_nl_open(&nl, err, sizeof(err));
-	if (ret)
-		goto fail;
-	ret = rg_resolve_plan(nl, &cfg, mode_opt ? *mode_opt : cfg.mode, prev, &plan, stdout,
-			      err, sizeof(err));
-	if (ret)
-		goto fail;
-	if (fresh) {
-		ret = rg_datapath_open(&dp, true, err, sizeof(err));
-		if (ret)
-			goto fail;
-	}
-	ret = rg_datapath_apply(&dp, &plan, digest, stdout, err, sizeof(err));
-	if (ret) {
-		if (fresh) {
-			char derr[256];
-
-			rg_datapath_down(&dp, NULL, derr, sizeof(derr));
-		}
-		goto fail;
-	}
-	printf("railgate is up: %zu rails, %zu representors, config generation %llu (%s)\n",
-	       cfg.n_rails, plan.n_reps, (unsigned long long)dp.maps.state->config_generation,
-	       fresh ? "loaded" : "reloaded hitlessly");
-	ret = 0;
-	goto out;
-fail:
-	fprintf(stderr, "railgate up: %s\n", err);
-	if (!fresh)
-		fprintf(stderr, "railgate up: the running datapath was left as it was\n");
-out:
-	rg_plan_free(&plan);
-	rg_nl_close(nl);
-	rg_datapath_close(&dp);
 	rg_config_free(&cfg);
 	return ret ? RG_EXIT_FAIL : RG_EXIT_OK;
 }

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * One config onto this node: what `railgate up` does and what the daemon
+ * repeats on every change.  Nothing in the kernel changes until the config
+ * resolved completely; a reload is hitless and rolls back on failure; a
+ * first load that fails removes what it pinned.
+ */
+#ifndef RAILGATE_APPLY_H
+#define RAILGATE_APPLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config.h"
+
+struct rg_apply_result {
+	bool     fresh;              /* the datapath was loaded by this call */
+	size_t   n_rails;
+	size_t   n_reps;
+	uint64_t config_generation;
+};
+
+/*
+ * cfg: validated config (rg_config_load); config_path: for the digest;
+ * mode: NULL for cfg->mode.  One line per decision to log (may be NULL).
+ * Returns 0, or -errno with a message in err; on failure the running
+ * datapath is as it was.
+ */
+int rg_apply_config(const char *pin_dir, const char *config_path, const struct rg_config *cfg,
+		    const enum rg_config_mode *mode, FILE *log, struct rg_apply_result *res,
+		    char *err, size_t n);
+
+#endif
