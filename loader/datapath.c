@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -263,6 +264,13 @@ static enum rg_attach_mode mode_from_name(const char *s)
 	return RG_MODE_NONE;
 }
 
+static int attached_cmp(const void *a, const void *b)
+{
+	const struct rg_attached *x = a, *y = b;
+
+	return x->ifindex != y->ifindex ? x->ifindex - y->ifindex : (int)x->mode - (int)y->mode;
+}
+
 int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, size_t *count)
 {
 	char dir[PATH_MAX];
@@ -301,6 +309,8 @@ int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, si
 		list[n++] = a;
 	}
 	closedir(d);
+	if (n)
+		qsort(list, n, sizeof(*list), attached_cmp);
 	*out = list;
 	*count = n;
 	return 0;
