@@ -141,3 +141,15 @@ tb_iperf() {
 	wait "$spid" 2>/dev/null || true
 	return $rc
 }
+
+# tb_tcp_transfer SERVER CLIENT: 2 s of TCP from pod CLIENT to pod SERVER
+# moved at least 1 MiB, and the receiver got (almost) all the sender wrote:
+# iperf3 stops counting at the end of the test, so the last bytes in
+# flight may miss the receiver's tally.
+tb_tcp_transfer() {
+	local json
+	json=$(tb_iperf "$1" "$2" -t 2) || { jq -r '.error // empty' <<<"$json"; return 1; }
+	jq -e '.end.sum_received.bytes >= 1048576 and
+	       .end.sum_received.bytes >= 0.95 * .end.sum_sent.bytes' <<<"$json" >/dev/null ||
+		{ jq -c '.end | {sent: .sum_sent.bytes, received: .sum_received.bytes}' <<<"$json"; return 1; }
+}

@@ -357,6 +357,21 @@ set_node_sysctls() {
 	done
 }
 
+# A VF hands its representor wire frames: checksummed by the NIC and cut
+# to the MTU.  A veth would hand over CHECKSUM_PARTIAL and GSO super-frames
+# instead, which no SR-IOV representor sees and which an XDP program
+# (it sees bytes, not skb metadata) must not be asked to forward.  So the
+# pods' net1 computes checksums and segments in software.
+pods_send_wire_frames() {
+	local n r
+	for ((n = 0; n < NODES; n++)); do
+		for ((r = 0; r < RAILS; r++)); do
+			nsenter --net="/run/netns/$P-n$n-p$r" ethtool -K net1 tx off gso off >/dev/null ||
+				die "ethtool -K net1 tx off gso off in $P-n$n-p$r failed"
+		done
+	done
+}
+
 mount_bpffs() {
 	local n
 	mkdir -p "$TB_STATE/bpffs"
@@ -388,6 +403,7 @@ build() {
 	done
 	set_switch_sysctls
 	set_node_sysctls
+	pods_send_wire_frames
 	mount_bpffs
 }
 
