@@ -443,7 +443,7 @@ static void reload_config(struct daemon *d, bool force)
 	rg_log_event(dlog(d), RG_LOG_INFO, event,
 		     "config %s applied: generation %llu, %zu rails, %zu representors (%s)",
 		     d->o->config_path, (unsigned long long)res.config_generation, res.n_rails,
-		     res.n_reps, res.fresh ? "loaded" : "adopted the pinned datapath hitlessly");
+		     res.n_reps, res.fresh ? "loaded and pinned" : "hitless, over the pinned datapath");
 	if (d->started)
 		count_reload(d, true);
 	if (d->have_cfg)
@@ -569,6 +569,8 @@ static void on_link_event(struct daemon *d, const struct rg_nl_event *ev)
 			     ev->name, ev->ifindex);
 		schedule(d, PENDING_RECONCILE);
 	} else if (ev->type == RG_NL_LINK_NEW && !attached && name_matches_rail(d, ev->name)) {
+		if (d->pending & PENDING_RECONCILE)
+			return;   /* a new link sends a burst of RTM_NEWLINK: log one */
 		rg_log_event(dlog(d), RG_LOG_INFO, "link", "%s (ifindex %d) matches a rail: attaching",
 			     ev->name, ev->ifindex);
 		schedule(d, PENDING_RECONCILE);
