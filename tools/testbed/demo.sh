@@ -4,7 +4,7 @@
 # `make demo`: the seed's cross-rail failures on a namespace cluster, and
 # railgate fixing them.  About a minute; every packet is bounded (ping -c N
 # -W 1); the cluster is torn down on exit, on failure and on Ctrl-C.
-#   NODES=16 RAILS=8 by default; DEMO_PAUSE=SECS between screens (default 1).
+#   NODES=16 RAILS=8 by default; DEMO_PAUSE=SECS between screens (default 3).
 set -euo pipefail
 
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -15,7 +15,7 @@ export NODES=${NODES:-16}
 export RAILS=${RAILS:-8}
 export TB_PREFIX=${TB_PREFIX:-rgdemo$(od -An -N2 -tx1 /dev/urandom | tr -d ' \n')}
 export TB_OWNER_PID=$$
-readonly PAUSE=${DEMO_PAUSE:-1}
+readonly PAUSE=${DEMO_PAUSE:-3}
 # Pods that send the cross-rail sample: every rail of these nodes pings
 # every other rail of the next node.
 mapfile -t SAMPLE_NODES < <(printf '%s\n' 0 $((NODES / 2)) $((NODES - 1)) | sort -un)
@@ -31,8 +31,10 @@ screen() {
 
 # show CMD...: print the command, run it; a failure is shown, not fatal.
 show() {
-	local rc=0
-	printf '\033[2m$ %s\033[0m\n' "${*#"$TB "}"
+	local rc=0 cmd="$*"
+	cmd=${cmd/#"$TB"/testbed.sh}
+	cmd=${cmd//"$RAILGATE"/railgate}
+	printf '\033[2m$ %s\033[0m\n' "$cmd"
 	"$@" || rc=$?
 	[ $rc -eq 0 ] || echo "FAILED (exit $rc)"
 }
@@ -49,7 +51,7 @@ teardown() {
 # A ping that is expected to fail: show its last words, never abort.
 ping_fails() {
 	local from=$1 dst=$2 out
-	printf '\033[2m$ testbed exec %s ping -c 2 -W 1 %s\033[0m\n' "$from" "$dst"
+	printf '\033[2m$ testbed.sh exec %s ping -c 2 -W 1 %s\033[0m\n' "$from" "$dst"
 	if out=$(tb exec "$from" ping -n -c 2 -W 1 "$dst" 2>&1); then
 		echo "$out"
 		echo "UNEXPECTED: the ping answered"
@@ -75,28 +77,30 @@ EOF
 
 scenario_1() {
 	screen "Scenario 1: pods without the supernet route"
-	tb routes none
+	TB_QUIET=1 tb routes none
 	show "$TB" exec n0-p0 ip route
 	ping_fails n0-p0 "$(pod_ip 1 1)"
 }
 
 scenario_2() {
 	screen "Scenario 2: the route is there (10.0.0.0/16 via the rail gateway), no accelerator"
-	tb routes supernet
+	TB_QUIET=1 tb routes supernet
 	show "$TB" exec n0-p0 ip route
 	ping_fails n0-p0 "$(pod_ip 1 1)"
 	echo "(the switch receives it on its rail-0 port and will not route it to rail 1)"
 }
 
 railgate_up_everywhere() {
-	local n cfg
+	local n cfg start=$SECONDS
 	screen "railgate up on every node"
 	for ((n = 0; n < NODES; n++)); do
 		cfg="$TB_STATE/railgate-n$n.yaml"
 		tb config "n$n" >"$cfg"
 		tb exec "n$n" "$RAILGATE" up -c "$cfg" >/dev/null
 	done
-	echo "railgate is up on $NODES nodes.  Node 0:"
+	echo "railgate is up on $NODES nodes ($((SECONDS - start)) s), each with this config:"
+	show "$TB" config n0
+	echo "Node 0 chose its attach modes:"
 	show "$TB" exec n0 "$RAILGATE" status
 }
 

@@ -372,6 +372,25 @@ pods_send_wire_frames() {
 	done
 }
 
+# bridge_forwarding NS: every port of every bridge in NS forwards.
+bridge_forwarding() {
+	bridge -n "$1" -j link show | jq -e 'all(.state == "forwarding")' >/dev/null
+}
+
+# A veth end that came up before its peer gets its carrier from linkwatch,
+# which runs up to a second later; until then its bridge port is disabled
+# and drops frames (the first ARP of a test would vanish).  Wait for every
+# rail bridge port, bounded.
+wait_bridges_forwarding() {
+	local ns n deadline=$((SECONDS + 5))
+	while read -r ns; do
+		until bridge_forwarding "$ns"; do
+			[ $SECONDS -lt $deadline ] || die "bridge ports in $ns are not forwarding after 5 s"
+			sleep 0.1
+		done
+	done < <(echo "$P-fab"; for ((n = 0; n < NODES; n++)); do echo "$P-n$n"; done)
+}
+
 mount_bpffs() {
 	local n
 	mkdir -p "$TB_STATE/bpffs"
@@ -404,6 +423,7 @@ build() {
 	set_switch_sysctls
 	set_node_sysctls
 	pods_send_wire_frames
+	wait_bridges_forwarding
 	mount_bpffs
 }
 
