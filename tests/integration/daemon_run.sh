@@ -199,7 +199,7 @@ check_stream "no numbered frame lost across kill -9 and restart"
 check_eq "cross_rail counters continue across the restart" $((before + 3000)) "$(cross_rail_of rail0)"
 check_eq "the restart re-attached nothing (same link ids)" "$links_before" \
 	"$(bpftool -j link show | jq -c "[.[] | select(IN(.prog_id; $OUR_PROG_IDS)) | .id] | sort")"
-check "the restart adopted the pins" log_has 'generation [0-9]*, 5 rails, 4 representors (hitless, over the pinned datapath)'
+check "the restart adopted the pins" log_has '"event":"start","msg":"config .* (hitless, over the pinned datapath)'
 
 # ---- SIGHUP reloads -------------------------------------------------------------------
 ok_before=$(metric 'railgate_reloads_total{result="ok"}')

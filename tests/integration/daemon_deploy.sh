@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# deploy/: nothing there can be applied on this machine, so check what can
+# be checked.  Every manifest object against the Kubernetes schemas (npm
+# kubernetes-models, installed into tests/deploy/node_modules now: without
+# npm or the registry this FAILS, it does not skip); the DaemonSets' command
+# lines are accepted by `railgate run --check-args` with the ConfigMap's
+# config, with and without a spec.nodes override; the Dockerfile installs
+# packages Debian 12 has and that provide every library the binaries link.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source tests/lib/tap.sh
+TMP=$(mktemp -d "/tmp/rgdeploy$$.XXXX")
+trap 'rm -rf "$TMP"' EXIT
+RAILGATE=build/railgate
+VALIDATE=tests/deploy/validate.mjs
+
+# ---- the schema validator ---------------------------------------------------
+npm_install() {
+	command -v node && command -v npm || { echo "node or npm missing: tools/install-deps.sh"; return 1; }
+	(cd tests/deploy && timeout 240 npm install --no-audit --no-fund --no-package-lock \
+		--loglevel=error)
+}
+check "npm installs kubernetes-models into tests/deploy/node_modules" npm_install
+
+# tap_from_validator FILE...: one TAP line per object the validator judged.
+tap_from_validator() {
+	local line out
+	out=$(node "$VALIDATE" "$@" 2>&1)
+	[ -n "$out" ] || { fail "the validator ran on $*"; return; }
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*) ok "schema: ${line#ok - }" ;;
+		"not ok - "*) fail "schema: ${line#not ok - }" ;;
+		"#"*) echo "$line" ;;
+		*) fail "validator said: $line" ;;
+		esac
+	done <<<"$out"
+}
+tap_from_validator deploy/*.yaml
+
+# The validator can fail: broken copies of our manifests are refused.
+sed 's/containerPort: 9464/containerPort: "9464"/' deploy/daemonset.yaml >"$TMP/port-string.yaml"
+check_fails "the validator refuses a string containerPort" node "$VALIDATE" "$TMP/port-string.yaml"
+sed '/^  selector:/,/^  updateStrategy/{/^  updateStrategy/!d}' deploy/daemonset.yaml >"$TMP/no-selector.yaml"
+check_fails "the validator refuses a DaemonSet without a selector" node "$VALIDATE" "$TMP/no-selector.yaml"
+sed 's/    - port: metrics/    - port: metricz/' deploy/servicemonitor.yaml >"$TMP/sm-port.yaml"
+check_fails "the validator refuses a ServiceMonitor scraping a port no Service has" \
+	node "$VALIDATE" deploy/daemonset.yaml deploy/configmap.yaml "$TMP/sm-port.yaml"
+sed 's/name: railgate-config$/name: railgate-conf/' deploy/configmap.yaml >"$TMP/cm-name.yaml"
+check_fails "the validator refuses a DaemonSet mounting a ConfigMap not in deploy/" \
+	node "$VALIDATE" deploy/daemonset.yaml "$TMP/cm-name.yaml"
+printf 'apiVersion: v1\nkind: Secrett\nmetadata:\n  name: x\n' >"$TMP/unknown-kind.yaml"
+check_fails "the validator refuses a kind it has no schema for" node "$VALIDATE" "$TMP/unknown-kind.yaml"
+
+# ---- the container's command line, with the ConfigMap's config -------------------
+node "$VALIDATE" --json deploy/*.yaml >"$TMP/objects.json"
+jq -r '.[] | select(.kind=="ConfigMap" and .metadata.name=="railgate-config") | .data["railgate.yaml"]' \
+	"$TMP/objects.json" >"$TMP/railgate.yaml"
+check "railgate check accepts the ConfigMap's config (16 x 8 cluster)" "$RAILGATE" check -c "$TMP/railgate.yaml"
+check_eq "the ConfigMap's config has eight rails" 8 "$(grep -c '^    - name: rail' "$TMP/railgate.yaml")"
+
+# cmdline FILE: the railgate container's command, the config path pointing
+# at the extracted file, the binary at build/railgate.
+cmdline() {
+	jq -r --arg f "$1" '.[] | select(.kind=="DaemonSet" and .__file==null) |
+		.spec.template.spec.containers[] | select(.name=="railgate") | .command[]' \
+		<(node "$VALIDATE" --json "$1") |
+	sed "s|^/etc/railgate/railgate.yaml$|$TMP/railgate.yaml|; s|^/usr/local/bin/railgate$|$RAILGATE|"
+}
+for ds in deploy/daemonset.yaml deploy/daemonset-capabilities.yaml; do
+	mapfile -t cmd < <(cmdline "$ds")
+	check_eq "$ds runs railgate run" "$RAILGATE run" "${cmd[0]:-} ${cmd[1]:-}"
+	out=$(env -u NODE_NAME "${cmd[@]}" --check-args 2>&1)
+	check_eq "$ds: railgate run --check-args accepts the command line" 0 "$?"
+	check "$ds: without a spec.nodes entry the uplink is discovered" grep -q "uplink auto" <<<"$out"
+	out=$(NODE_NAME=gpu-node-15 "${cmd[@]}" --check-args 2>&1)
+	check "$ds: NODE_NAME=gpu-node-15 takes its spec.nodes uplink" \
+		grep -q "uplink ens6f1np1, node gpu-node-15" <<<"$out"
+	check "$ds: the DaemonSet gives NODE_NAME from spec.nodeName" test "$(jq -r \
+		'.[] | select(.kind=="DaemonSet") | .spec.template.spec.containers[0].env[] |
+		 select(.name=="NODE_NAME") | .valueFrom.fieldRef.fieldPath' <(node "$VALIDATE" --json "$ds"))" = spec.nodeName
+done
+check_fails "railgate run --check-args refuses an unknown option" "$RAILGATE" run -c "$TMP/railgate.yaml" --kepp --check-args
+sed 's/subnet: 10.0.3.0\/24/subnet: 10.0.3.0\/33/' "$TMP/railgate.yaml" >"$TMP/bad.yaml"
+check_fails "railgate run --check-args refuses a bad config" "$RAILGATE" run -c "$TMP/bad.yaml" --check-args
+
+# ---- the Dockerfile -----------------------------------------------------------------
+# stage_packages N: the packages `apt-get install` gets in the Nth FROM stage.
+stage_packages() {
+	awk -v n="$1" '/^FROM /{s++} s==n' deploy/Dockerfile |
+		sed -n '/apt-get install/,/rm -rf/p' | tr ' \\' '\n\n' |
+		grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vxE 'apt-get|install|rm|rf|-y'
+}
+in_debian() {
+	local p missing=0
+	for p in "$@"; do
+		apt-cache show "$p" >/dev/null 2>&1 || { echo "no Debian 12 package $p"; missing=1; }
+	done
+	return $missing
+}
+mapfile -t build_pkgs < <(stage_packages 1)
+mapfile -t run_pkgs < <(stage_packages 2)
+check "the build stage installs packages Debian 12 has (${#build_pkgs[@]})" in_debian "${build_pkgs[@]}"
+check "the runtime stage installs packages Debian 12 has (${#run_pkgs[@]})" in_debian "${run_pkgs[@]}"
+check "both stages are debian:12" test "$(grep -cE '^FROM debian:12(-slim)?( |$)' deploy/Dockerfile)" = 2
+check "the build stage builds with make" grep -qE '^RUN .*make build/railgate build/railgate-cni' deploy/Dockerfile
+
+# Every shared library the binaries link directly (DT_NEEDED) comes from a
+# runtime-stage package; apt brings their own dependencies.  libc6 is in
+# every Debian image.
+libs_provided() {
+	local bin lib path pkg missing=0
+	for bin in build/railgate build/railgate-cni; do
+		while read -r lib path; do
+			pkg=$(dpkg -S "$path" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null)
+			pkg=${pkg%%:*}
+			if [ "$pkg" != libc6 ] && ! printf '%s\n' "${run_pkgs[@]}" | grep -qx "$pkg"; then
+				echo "$bin needs $lib ($path, package '${pkg:-?}'), not installed by the runtime stage"
+				missing=1
+			fi
+		done < <(ldd "$bin" | awk -v needed="$(objdump -p "$bin" | awk '/NEEDED/ { print $2 }')" '
+			BEGIN { split(needed, n, "\n"); for (i in n) want[n[i]] = 1 }
+			$2 == "=>" && $3 ~ /^\// && ($1 in want) { print $1, $3 }')
+	done
+	return $missing
+}
+check "the runtime stage provides every library railgate and railgate-cni link" libs_provided
+check "deploy/Dockerfile.dockerignore keeps host builds out of the context" \
+	grep -qx build deploy/Dockerfile.dockerignore
+
+tap_done
