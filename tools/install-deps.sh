@@ -9,6 +9,7 @@ PKGS=(
 	libmicrohttpd-dev libcmocka-dev libssl-dev
 	iproute2 ethtool iperf3 tcpdump iputils-ping jq procps
 	containernetworking-plugins prometheus gnuplot-nox
+	curl nodejs npm
 )
 
 missing=()

@@ -66,7 +66,7 @@ add_pod() {
 daemon_start() {
 	LOG="$TMP/daemon.log"
 	# not through in_node: $! must be the daemon (ip netns exec execs it)
-	ip netns exec "$ON-node" "$RAILGATE" run -c "$CONF" --metrics "$METRICS" \
+	ip netns exec "$ON-node" ${DAEMON_WRAP:-} "$RAILGATE" run -c "$CONF" --metrics "$METRICS" \
 		--log-format json "$@" 2>>"$LOG" &
 	DAEMON_PID=$!
 }
@@ -238,5 +238,18 @@ DAEMON_PID=""
 check_fails "without --keep the datapath is down" rg status
 check_eq "without --keep nothing of ours is attached" 0 "$(links_of_ours)"
 check "the log says so" log_has 'datapath taken down'
+
+# ---- the capability-only DaemonSet's set is enough ----------------------------------
+caps=$(awk '/capabilities:/ { c = 1 } c && /add:/ { a = 1; next }
+	a && /^ *- [A-Z_]+/ { printf "%s+%s", sep, tolower($2); sep = "," ; next } a { exit }' \
+	deploy/daemonset-capabilities.yaml)
+check "deploy/daemonset-capabilities.yaml adds capabilities ($caps)" test -n "$caps"
+NODE_NAME=gpu-node-07 DAEMON_WRAP="setpriv --bounding-set -all,$caps" daemon_start
+check "with only those capabilities the daemon gets ready" wait_for 5 is_ready
+stream_start pod0 10.0.1.10 200 1000 9609
+check_stream "and forwards cross-rail"
+kill -TERM "$DAEMON_PID"
+check "and takes the datapath down on SIGTERM" wait_for 5 daemon_exited
+DAEMON_PID=""
 
 tap_done
