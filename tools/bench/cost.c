@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Per-packet program cost with BPF_PROG_TEST_RUN (not live): the kernel
+ * runs the program `repeat` times on one frame and reports the average ns.
+ * Each call takes the next destination of the generator's shuffled ring
+ * (spread over the whole table), TTL 255 and BENCH_COST_REPEAT repetitions:
+ * test-run does not reset the frame between repetitions, so a
+ * TTL-decrementing program would otherwise end up measuring its
+ * TTL-expired path.  The figure is the median of the per-call averages.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bench.h"
+#include "bench_baseline.skel.h"
+#include "bench_fwd.skel.h"
+#include "railgate.skel.h"
+#include "loader/attach.h"
+
+const char *const bench_cost_names[C_COUNT] = {
+	[C_XDP_PASS]      = "xdp_pass",
+	[C_BARE_REDIRECT] = "bare_redirect",
+	[C_FIB]           = "fib_lookup",
+	[C_RAILGATE_XDP]  = "railgate_xdp",
+};
+
+static uint16_t csum16(const void *p, size_t len)
+{
+	const uint16_t *w = p;
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i < len / 2; i++)
+		sum += w[i];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* What the generator writes, as a pod would send it. */
+static void build_frame(const struct bench_env *env, uint32_t daddr_be,
+			uint8_t frame[BENCH_FRAME_LEN])
+{
+	struct ethhdr *eth = (struct ethhdr *)frame;
+	struct iphdr *iph = (struct iphdr *)(frame + sizeof(*eth));
+
+	memset(frame, 0, BENCH_FRAME_LEN);
+	memcpy(eth->h_dest, env->rep_mac, ETH_ALEN);
+	memcpy(eth->h_source, "\x02\x00\x00\x00\x0a\x0a", ETH_ALEN);
+	eth->h_proto = htons(ETH_P_IP);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tot_len = htons(BENCH_FRAME_LEN - sizeof(*eth));
+	iph->ttl = BENCH_GEN_TTL;
+	iph->protocol = 17;           /* UDP */
+	iph->saddr = htonl(env->pod_ip);
+	iph->daddr = daddr_be;
+	iph->check = csum16(iph, sizeof(*iph));
+}
+
+static int prog_and_verdict(const struct bench_env *env, enum bench_cost_prog p, int *fd)
+{
+	switch (p) {
+	case C_XDP_PASS:
+		*fd = bpf_program__fd(env->base->progs.bench_pass);
+		return XDP_PASS;
+	case C_BARE_REDIRECT:
+		*fd = bpf_program__fd(env->base->progs.bench_redirect);
+		return XDP_REDIRECT;
+	case C_FIB:
+		*fd = bpf_program__fd(env->fwd->progs.fwd_xdp);
+		return XDP_REDIRECT;
+	case C_RAILGATE_XDP:
+	case C_COUNT:
+		break;
+	}
+	*fd = bpf_program__fd(env->rg->progs.railgate_xdp);
+	return XDP_REDIRECT;
+}
+
+/*
+ * Every test-run call of an XDP program that is not attached anywhere adds
+ * it to the kernel's XDP dispatcher and removes it again, each a text poke
+ * and an RCU wait: the figure (measured inside the kernel's loop) does not
+ * change, but the calls take tens of ms each.  Attached to an idle device,
+ * the program stays in the dispatcher and the calls take microseconds.
+ */
+int bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err, size_t n)
+{
+	for (unsigned p = 0; p < C_COUNT; p++) {
+		int fd, ifindex = (int)if_nametoindex(o->hold_devs[p]), ret;
+
+		env->hold_link[p] = -1;
+		if (!o->hold_devs[p][0])
+			continue;              /* slower, same figures */
+		if (!ifindex) {
+			snprintf(err, n, "%s: no such interface (--hold-devs)", o->hold_devs[p]);
+			return -ENODEV;
+		}
+		prog_and_verdict(env, (enum bench_cost_prog)p, &fd);
+		ret = rg_attach_link(fd, ifindex, RG_MODE_XDP, &env->hold_link[p], err, n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void bench_cost_release(struct bench_env *env)
+{
+	for (unsigned p = 0; p < C_COUNT; p++) {
+		if (env->hold_link[p] >= 0)
+			close(env->hold_link[p]);
+		env->hold_link[p] = -1;
+	}
+}
+
+int bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
+	       double *ns, unsigned *wrong_verdicts, char *err, size_t n)
+{
+	uint8_t frame[BENCH_FRAME_LEN];
+	double *per_call = calloc(calls, sizeof(*per_call));
+	int fd, want = prog_and_verdict(env, p, &fd);
+
+	if (!per_call)
+		return -ENOMEM;
+	*wrong_verdicts = 0;
+	for (unsigned i = 0; i < calls; i++) {
+		struct xdp_md ctx = { .data_end = BENCH_FRAME_LEN,
+				      .ingress_ifindex = (uint32_t)env->rep_ifindex };
+		LIBBPF_OPTS(bpf_test_run_opts, opts,
+			.data_in = frame,
+			.data_size_in = BENCH_FRAME_LEN,
+			.ctx_in = &ctx,
+			.ctx_size_in = sizeof(ctx),
+			.repeat = BENCH_COST_REPEAT,
+		);
+
+		/* A stride coprime with the ring's size visits it all. */
+		build_frame(env, env->dsts[(i * 40503u) % BENCH_DSTS], frame);
+		if (bpf_prog_test_run_opts(fd, &opts)) {
+			int ret = -errno;
+
+			snprintf(err, n, "BPF_PROG_TEST_RUN %s: %s", bench_cost_names[p],
+				 strerror(-ret));
+			free(per_call);
+			return ret;
+		}
+		if ((int)opts.retval != want)
+			(*wrong_verdicts)++;
+		per_call[i] = opts.duration;
+	}
+	*ns = bench_median(per_call, calls);
+	free(per_call);
+	return 0;
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The benchmark's place in the world: the namespaces tools/bench/topology.sh
+ * built, the interfaces in them, and the sink on the uplink's peer.
+ * Everything that changes the network happens after bench_enter_netns has
+ * proved we are no longer in the machine's own namespace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bench.h"
+#include "bench_sink.skel.h"
+#include "loader/attach.h"
+
+int bench_netns_fd(const char *name, char *err, size_t n)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(err, n, "netns %s: %s (build the topology with tools/bench/topology.sh)",
+			 name, strerror(-fd));
+	}
+	return fd;
+}
+
+static int same_file(int fd_a, int fd_b)
+{
+	struct stat a, b;
+
+	if (fstat(fd_a, &a) || fstat(fd_b, &b))
+		return -errno;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * setns into name, and refuse to go on unless that moved us: the
+ * benchmark adds routes and attaches programs, so it must never act in
+ * the namespace it was started in (the machine's, under make bench).
+ */
+int bench_enter_netns(const char *name, char *err, size_t n)
+{
+	int fd = bench_netns_fd(name, err, n), home, same, ret = 0;
+
+	if (fd < 0)
+		return fd;
+	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	same = home < 0 ? -errno : same_file(fd, home);
+	if (same) {
+		ret = same < 0 ? same : -EPERM;
+		snprintf(err, n, "netns %s: %s", name, same < 0 ? strerror(-same)
+			 : "it is the namespace we run in: refusing");
+	} else if (setns(fd, CLONE_NEWNET)) {
+		ret = -errno;
+		snprintf(err, n, "setns %s: %s", name, strerror(-ret));
+	}
+	if (home >= 0)
+		close(home);
+	close(fd);
+	return ret;
+}
+
+int bench_if_mac(const char *dev, uint8_t mac[6], char *err, size_t n)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		ret = -errno;
+		snprintf(err, n, "%s: cannot read its MAC: %s", dev, strerror(-ret));
+	} else {
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	}
+	close(fd);
+	return ret;
+}
+
+/* Attach the sink to the uplink's peer in the sink namespace, then come
+ * back: the link keeps working across namespaces and dies with our fd. */
+int bench_attach_sink(struct bench_env *env, const struct bench_opts *o, char *err, size_t n)
+{
+	int home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), ifindex, ret;
+
+	if (home < 0)
+		return -errno;
+	ret = bench_enter_netns(o->sink_ns, err, n);
+	if (ret)
+		goto out;
+	ret = bench_if_mac(o->sink_dev, env->sink_mac, err, n);
+	ifindex = (int)if_nametoindex(o->sink_dev);
+	if (!ret && !ifindex) {
+		ret = -ENODEV;
+		snprintf(err, n, "%s in netns %s: no such interface", o->sink_dev, o->sink_ns);
+	}
+	if (!ret)
+		ret = rg_attach_link(bpf_program__fd(env->sink->progs.sink_xdp), ifindex,
+				     RG_MODE_XDP, &env->sink_link, err, n);
+	if (setns(home, CLONE_NEWNET) && !ret) {
+		ret = -errno;
+		snprintf(err, n, "cannot return to the node namespace: %s", strerror(-ret));
+	}
+out:
+	close(home);
+	return ret;
+}
+
+int bench_read_sink(const struct bench_env *env, uint64_t *frames, uint64_t *ttl254)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(env->sink->maps.sink_counts);
+	uint64_t *v, sum[SINK_COUNTERS] = { 0 };
+
+	if (ncpu <= 0)
+		return -EINVAL;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t key = 0; key < SINK_COUNTERS; key++) {
+		if (bpf_map_lookup_elem(fd, &key, v)) {
+			free(v);
+			return -errno;
+		}
+		for (int c = 0; c < ncpu; c++)
+			sum[key] += v[c];
+	}
+	free(v);
+	*frames = sum[SINK_FRAMES];
+	*ttl254 = sum[SINK_TTL_254];
+	return 0;
+}
