@@ -29,7 +29,7 @@ HDRS      := $(wildcard maps/*.h loader/*.h tools/*/*.h tests/lib/*.h)
 
 RAILGATE_SRCS := $(wildcard tools/railgate/*.c)
 CNI_SRCS      := $(wildcard tools/cni/*.c)
-BENCH_SRCS    := $(wildcard tools/bench/*.c)
+BENCH_SRCS    := $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
 BINS := $(BUILD)/railgate
 ifneq ($(CNI_SRCS),)
 BINS += $(BUILD)/railgate-cni
