@@ -343,8 +343,9 @@ int bench_write_json(const char *path, const struct bench_results *r, const stru
 	return ret;
 }
 
-/* For gnuplot: one block per design (blank-line separated, "index N"),
- * rows "prefixes median min max" of the ratio to the bare XDP redirect. */
+/* For gnuplot: one block per design (blank-line separated, "index N"), a
+ * header row with the design's label (columnheader(2)), then rows
+ * "prefixes median min max" of the ratio to the bare XDP redirect. */
 int bench_write_dat(const char *path, const struct bench_results *r)
 {
 	FILE *f = fopen(path, "w");
@@ -352,7 +353,7 @@ int bench_write_dat(const char *path, const struct bench_results *r)
 	if (!f)
 		return -errno;
 	for (unsigned d = 0; d < D_COUNT; d++) {
-		fprintf(f, "# %s\n", bench_designs[d].label);
+		fprintf(f, "prefixes \"%s\" min max\n", bench_designs[d].label);
 		for (unsigned i = 0; i < r->n_sizes; i++) {
 			struct spread s = bench_ratio(&r->sizes[i], r->rounds, d, D_XDP_REDIRECT);
 

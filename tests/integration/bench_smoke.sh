@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A seconds-long run of `make bench` (tools/bench/bench.sh --smoke): every
+# design moved frames, the sink counted them, the forwarders decremented
+# TTL once and the bare redirects did not, every cost program gave its
+# verdict.  No timing is asserted: on a shared 2-core machine timing is a
+# figure to read (make bench), not to gate on.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. tests/lib/tap.sh
+
+OUT=$(mktemp -d /tmp/rgbsmoke.XXXX)
+trap 'rm -rf "$OUT"' EXIT
+
+check "bench.sh --smoke runs and cleans up" tools/bench/bench.sh --smoke --out "$OUT"
+JSON=$(ls "$OUT"/*.json 2>/dev/null | head -1)
+check "it wrote the JSON and the Markdown table" test -s "$JSON" -a -s "${JSON%.json}.md"
+[ -s "$JSON" ] || { tap_done; exit 1; }
+
+run_field() {   # run_field DESIGN FIELD: that field of the design's first round
+	jq -r ".sizes[0].throughput.\"$1\".rounds[0].$2" "$JSON"
+}
+
+for d in xdp_redirect tc_redirect kernel fib_lookup railgate_xdp railgate_xdp_generic railgate_tc; do
+	sent=$(run_field "$d" sent)
+	delivered=$(run_field "$d" delivered)
+	window=$(run_field "$d" window_frames)
+	check "$d: the generator sent frames ($sent)" test "$sent" -gt 0
+	check "$d: the sink counted frames ($delivered of $sent)" test "$delivered" -gt 0
+	check "$d: frames reached the sink during the measured window ($window)" test "$window" -gt 0
+	check_eq "$d: every frame reached its design (tail call)" 0 "$(run_field "$d" no_design)"
+	ttl=$(run_field "$d" ttl254)
+	case $d in
+	xdp_redirect | tc_redirect)
+		check_eq "$d: a bare redirect leaves TTL 255" 0 "$ttl" ;;
+	*)
+		# Forwarded once: TTL 254 on (almost) every frame; the sink also
+		# sees the uplink's own IPv6 chatter, hence not all.
+		check "$d: forwarded frames arrive with TTL 254 ($ttl of $delivered)" \
+			test "$ttl" -gt $((delivered / 2)) ;;
+	esac
+done
+
+for p in xdp_pass bare_redirect fib_lookup railgate_xdp; do
+	check_eq "cost $p: every test-run gave the expected verdict" 0 \
+		"$(jq -r ".sizes[0].cost.$p.wrong_verdicts" "$JSON")"
+	check "cost $p: a duration was measured" \
+		jq -e ".sizes[0].cost.$p.ns.median > 0" "$JSON"
+done
+
+tap_done
