@@ -71,7 +71,7 @@ static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decisi
 	}
 
 	verdict = rg_route_verdict(rg_fib_lookup(gen, iph->daddr), rail_id);
-	if (!rg_stat_is_forward(verdict)) {
+	if (!rg_verdict_is_forward(verdict)) {
 		d->stat = verdict;
 		return;
 	}
@@ -146,10 +146,10 @@ int railgate_xdp(struct xdp_md *ctx)
 	int action;
 
 	rg_decide(&f, &d);
-	if (rg_stat_is_forward(d.stat))
+	if (rg_verdict_is_forward(d.stat))
 		action = rg_xdp_forward(ctx, &d);
 	else
-		action = rg_stat_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
+		action = rg_verdict_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
 	rg_count(d.rail_slot, d.stat, f.len);
 	return action;
 }
@@ -229,10 +229,10 @@ int railgate_tc(struct __sk_buff *skb)
 	rg_skb_pull_headers(skb);
 	f = rg_skb_frame(skb);
 	rg_decide(&f, &d);
-	if (rg_stat_is_forward(d.stat))
+	if (rg_verdict_is_forward(d.stat))
 		action = rg_tc_forward(skb, &d);
 	else
-		action = rg_stat_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
+		action = rg_verdict_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
 	rg_count(d.rail_slot, d.stat, f.len);
 	return action;
 }
