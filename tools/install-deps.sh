@@ -9,13 +9,18 @@ PKGS=(
 	libmicrohttpd-dev libcmocka-dev libssl-dev
 	iproute2 ethtool iperf3 tcpdump iputils-ping jq procps
 	containernetworking-plugins prometheus gnuplot-nox
-	curl nodejs npm
+	curl
 )
 
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js and npm validate the Kubernetes manifests (tests/deploy).  Some
+# images ship NodeSource's nodejs, which bundles npm: ask for the commands,
+# not the Debian package names, so the two never fight.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "install-deps: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
