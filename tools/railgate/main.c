@@ -21,7 +21,8 @@ static void usage(FILE *f)
 "  status [--json]                mode, attached interfaces, gateway MAC, config digest\n"
 "  stats  [--json] [--watch SECS [--count N]]  packets and bytes per rail and verdict\n"
 "  lookup IP [--from IFNAME] [--json]  the verdict the live datapath gives\n"
-"  run    -c FILE [--metrics ADDR:PORT] [--keep]  the node daemon\n"
+"  run    -c FILE [--metrics ADDR:PORT] [--keep] [--node-name NAME]\n"
+"         [--log-format plain|json] [--check-args]   the node daemon\n"
 "  route  add|del|check --netns NAME|--pid PID ...  put the supernet routes into a pod\n"
 "\n"
 "The pin directory defaults to %s ($RAILGATE_PIN_DIR overrides).\n",
