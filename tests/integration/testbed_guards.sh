@@ -3,7 +3,8 @@
 # railgate's guards on the testbed, in native XDP and in TC: a pod that
 # spoofs another rail's source is dropped and counted `spoofed`; a routing
 # loop through a representor dies on the TTL guard (`ttl_exceeded`) without
-# disturbing other traffic; 9000-byte MTU jumbo frames cross rails whole.
+# disturbing other traffic; 9000-byte MTU jumbo frames cross rails whole;
+# a rail with a VLAN reaches the switch tagged.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
@@ -101,6 +102,34 @@ jumbo_crosses() {
 		tb_tcp_transfer n2-p0 n1-p2
 }
 
+# capture_tagged VID: one echo request from n0-p0 (rail 0, tagged VID by
+# n0's railgate) arrives at the switch port of n0's uplink carrying the
+# tag.  The switch has no VLAN netdevs, so nothing answers: the capture is
+# the proof (shared/design/testbed.md).
+capture_tagged() {
+	local vid=$1 pcap="$TB_STATE/vlan.txt" tpid i
+	ip netns exec "$TB_PREFIX-sw" timeout 5 tcpdump -l -nn -e -c 1 -Q in -i up-n0 \
+		"vlan $vid and icmp" >"$pcap" 2>"$pcap.err" &
+	tpid=$!
+	for ((i = 0; i < 30; i++)); do
+		grep -q 'listening on' "$pcap.err" 2>/dev/null && break
+		sleep 0.1
+	done
+	tb_ping n0-p0 "$(tb_pod_ip 1 1)" >/dev/null
+	wait "$tpid"
+	grep -q "vlan $vid, .* > 10.0.1.11: ICMP echo request" "$pcap" ||
+		{ cat "$pcap" "$pcap.err"; return 1; }
+}
+
+vlan_tagged() {
+	local m=$1 cfg="$TB_STATE/railgate-n0-vlan.yaml"
+	MODE=$m VLAN=1 tb config n0 >"$cfg"
+	check "[$m] reload n0 with VLAN 100+r" tb_railgate n0 up -c "$cfg"
+	check "[$m] rail0's cross-rail frames reach the switch tagged 100" capture_tagged 100
+	check "[$m] reload n0 untagged" tb_railgate_up n0 "$m"
+	check "[$m] untagged again: n0-p0 -> n1-p1 answers" tb_ping n0-p0 "$(tb_pod_ip 1 1)"
+}
+
 for mode in xdp tc; do
 	if out=$(tb_railgate_all $NODES up $mode 2>&1); then
 		ok "[$mode] railgate up on every node (MTU $JUMBO_MTU)"
@@ -113,6 +142,7 @@ for mode in xdp tc; do
 	spoofed_source_dropped $mode
 	routing_loop_dies $mode
 	jumbo_crosses $mode
+	vlan_tagged $mode
 	check "[$mode] railgate down on every node" tb_railgate_all $NODES down
 done
 
