@@ -189,8 +189,8 @@ static void print_targets(FILE *out, const struct bench_results *r)
 		double c = cost_ratio(s, r->rounds, C_RAILGATE_XDP).median;
 		double ns = bench_cost_spread(s, r->rounds, C_RAILGATE_XDP).median;
 
-		fprintf(out, "- %u prefixes: native XDP %.2fx bare XDP redirect (target >= 0.85: %s), "
-			"%.2fx Linux forwarding (>= 3.5: %s); TC %.2fx bare TC redirect (>= 0.85: %s); "
+		fprintf(out, "- %u prefixes: native XDP %.3fx bare XDP redirect (target >= 0.85: %s), "
+			"%.2fx Linux forwarding (>= 3.5: %s); TC %.3fx bare TC redirect (>= 0.85: %s); "
 			"cost %.2fx bare redirect (<= 2: %s)\n", s->size,
 			x, x >= 0.85 ? "met" : "MISSED", k, k >= 3.5 ? "met" : "MISSED",
 			t, t >= 0.85 ? "met" : "MISSED", c, c <= 2 ? "met" : "MISSED");
