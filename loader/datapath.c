@@ -370,8 +370,15 @@ struct rg_new_link {
 
 static void detach_pin(const char *pin)
 {
-	/* The link lives while it is pinned or open: unpinning the last
-	 * reference detaches it. */
+	/* Detach explicitly before unpinning: dropping the last reference
+	 * frees the link only when the pin's inode is evicted, later, so the
+	 * program would still run for a moment after `down` returned. */
+	int fd = bpf_obj_get(pin);
+
+	if (fd >= 0) {
+		bpf_link_detach(fd);
+		close(fd);
+	}
 	unlink(pin);
 }
 
@@ -596,6 +603,25 @@ static void remove_tree(const char *path)
 	rmdir(path);
 }
 
+/* Detach every link pinned in dir (synchronously, see detach_pin). */
+static void detach_links_in(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char pin[PATH_MAX];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(pin, sizeof(pin), "%s/%s", dir, de->d_name);
+		detach_pin(pin);
+	}
+	closedir(d);
+}
+
 int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
 {
 	struct dirent *de;
@@ -618,6 +644,7 @@ int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
 		if (sscanf(de->d_name, "v%d", &ver) != 1)
 			continue;
 		snprintf(links, sizeof(links), "%s/%s/links", dp->root, de->d_name);
+		detach_links_in(links);
 		remove_tree(links);
 		snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
 		remove_tree(links);
