@@ -46,6 +46,8 @@ TEST_BINS  := $(patsubst %.c,$(BUILD)/%,$(UNIT_SRCS) $(BPFT_SRCS))
 TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
 
 .PHONY: all deps test test-quick demo bench clean bpf
+# Keep intermediate objects (tests/lib/*.o) so a second make does no work.
+.SECONDARY:
 all: bpf $(LIB) $(BINS) $(TEST_BINS) $(TEST_TOOLS)
 
 bpf: $(BPF_OBJS) $(BPF_SKELS)
