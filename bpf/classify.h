@@ -27,31 +27,34 @@ static __always_inline __u32 rg_active_gen(void)
 }
 
 /*
- * The ingress rail of ifindex in generation gen, or NULL: not a
- * representor (or beyond RG_MAX_IFINDEX: the array lookup fails), or a
- * representor of a rail this generation does not have.
+ * The representor entry of ifindex in generation gen, or NULL: not a
+ * representor of this generation.  The bound keeps a high ifindex from
+ * reading the other generation's slice.
  */
-static __always_inline const struct rg_rail *rg_ingress_rail(__u32 ifindex, __u32 gen,
-							     __u32 *rail_id)
+static __always_inline const struct rg_representor *rg_ingress_rep(__u32 ifindex, __u32 gen)
 {
-	const struct rg_representor *rep = bpf_map_lookup_elem(&rg_representors, &ifindex);
-	const struct rg_rail *rail;
+	const struct rg_representor *rep;
 	__u32 key;
 
-	if (!rep || !(rep->flags & RG_REP_F_VALID) || rep->rail_id >= RG_MAX_RAILS)
+	if (ifindex >= RG_MAX_IFINDEX)
 		return NULL;
-	key = gen * RG_MAX_RAILS + rep->rail_id;
-	rail = bpf_map_lookup_elem(&rg_rails, &key);
-	if (!rail || !(rail->flags & RG_RAIL_F_VALID))
+	key = gen * RG_MAX_IFINDEX + ifindex;
+	rep = bpf_map_lookup_elem(&rg_representors, &key);
+	if (!rep || !(rep->flags & RG_REP_F_VALID))
 		return NULL;
-	*rail_id = rep->rail_id;
-	return rail;
+	return rep;
+}
+
+/* The egress and zones of generation gen (NULL only if gen is out of range). */
+static __always_inline const struct rg_generation *rg_generation_of(__u32 gen)
+{
+	return bpf_map_lookup_elem(&rg_generation, &gen);
 }
 
 static __always_inline int rg_source_in_rail(const struct iphdr *iph,
-					     const struct rg_rail *rail)
+					     const struct rg_representor *rep)
 {
-	return (bpf_ntohl(iph->saddr) & rail->mask) == rail->subnet;
+	return (bpf_ntohl(iph->saddr) & rep->mask) == rep->subnet;
 }
 
 /* DIR-24-8 inside a matched zone: the /24's tbl24 slot, then maybe tbl8. */
@@ -81,14 +84,12 @@ static __always_inline __u32 rg_lpm_lookup(__u32 gen, __u32 dst_be)
 	return entry ? *entry : RG_ROUTE(RG_ROUTE_NONE, 0);
 }
 
-/* Route entry of dst_be (network order) in generation gen. */
-static __always_inline __u32 rg_fib_lookup(__u32 gen, __u32 dst_be)
+/* Route entry of dst_be (network order) in generation gen, zones zs. */
+static __always_inline __u32 rg_fib_lookup(__u32 gen, const struct rg_zone_set *zs,
+					   __u32 dst_be)
 {
-	const struct rg_zone_set *zs = bpf_map_lookup_elem(&rg_zones, &gen);
 	__u32 dst = bpf_ntohl(dst_be);
 
-	if (!zs)
-		return RG_ROUTE(RG_ROUTE_NONE, 0);
 	for (__u32 i = 0; i < RG_MAX_ZONES; i++) {
 		const struct rg_zone *z = &zs->zones[i];
 

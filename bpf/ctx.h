@@ -27,7 +27,7 @@ struct rg_frame {
 struct rg_decision {
 	__u32 stat;                          /* enum rg_stat */
 	__u32 rail_slot;                     /* ingress rail id or RG_RAIL_UNKNOWN */
-	const struct rg_rail *src_rail;      /* set for known ingress */
+	const struct rg_representor *src_rep; /* set for known ingress */
 	const struct rg_egress *egress;      /* set for CROSS_RAIL / FRONTEND */
 };
 

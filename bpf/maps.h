@@ -26,12 +26,13 @@ struct {
 	__type(value, struct rg_state);
 } rg_state SEC(".maps");
 
+/* [gen]: egress and zones of a generation, one lookup away from gen. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, RG_GENERATIONS);
 	__type(key, __u32);
-	__type(value, struct rg_zone_set);
-} rg_zones SEC(".maps");
+	__type(value, struct rg_generation);
+} rg_generation SEC(".maps");
 
 /* [gen * RG_TBL24_SLOTS + slot]: one route entry (or tbl8 pointer) per /24. */
 struct {
@@ -60,7 +61,8 @@ struct {
 	__type(value, __u32);
 } rg_lpm SEC(".maps");
 
-/* [gen * RG_MAX_RAILS + rail id]. */
+/* [gen * RG_MAX_RAILS + rail id]: user space's record of the rails (names,
+ * MTU); the datapath reads the copy in each representor entry. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, RG_GENERATIONS * RG_MAX_RAILS);
@@ -68,17 +70,12 @@ struct {
 	__type(value, struct rg_rail);
 } rg_rails SEC(".maps");
 
+/* [gen * RG_MAX_IFINDEX + ifindex]: MMAPABLE, so a reload clears and
+ * writes a generation's entries with memset and stores, not syscalls. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, RG_GENERATIONS);
-	__type(key, __u32);
-	__type(value, struct rg_egress);
-} rg_egress SEC(".maps");
-
-/* [ifindex]: not generation-scoped, a representor keeps its rail id. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, RG_MAX_IFINDEX);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, RG_GENERATIONS * RG_MAX_IFINDEX);
 	__type(key, __u32);
 	__type(value, struct rg_representor);
 } rg_representors SEC(".maps");

@@ -34,22 +34,22 @@
 /*
  * The decision core: steps 1-6 of the pipeline, reads only.  On return
  * d->stat is the verdict or drop reason; for CROSS_RAIL and FRONTEND the
- * frame passed every check and d->src_rail and d->egress are set.
+ * frame passed every check and d->src_rep and d->egress are set.
  */
 static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decision *d)
 {
-	const struct rg_egress *egress;
+	const struct rg_generation *g;
 	struct iphdr *iph;
-	__u32 gen, rail_id = RG_RAIL_UNKNOWN, egress_key, verdict;
+	__u32 gen, verdict;
 
 	gen = rg_active_gen();
 	d->rail_slot = RG_RAIL_UNKNOWN;
-	d->src_rail = rg_ingress_rail(f->ifindex, gen, &rail_id);
-	if (!d->src_rail) {
+	d->src_rep = rg_ingress_rep(f->ifindex, gen);
+	if (!d->src_rep) {
 		d->stat = RG_VERDICT_PASS_UNKNOWN_IF;
 		return;
 	}
-	d->rail_slot = rail_id;
+	d->rail_slot = d->src_rep->rail_id;
 
 	d->stat = rg_parse_eth(f);
 	if (d->stat != RG_CONTINUE)
@@ -58,27 +58,26 @@ static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decisi
 	if (d->stat != RG_CONTINUE)
 		return;
 
-	egress_key = gen;
-	egress = bpf_map_lookup_elem(&rg_egress, &egress_key);
-	if (!egress) {
+	g = rg_generation_of(gen);
+	if (!g) {
 		/* Cannot happen (gen < RG_GENERATIONS); the verifier wants it. */
 		d->stat = RG_DROP_NO_EGRESS;
 		return;
 	}
-	if ((egress->flags & RG_EGRESS_F_ANTI_SPOOF) && !rg_source_in_rail(iph, d->src_rail)) {
+	if ((g->egress.flags & RG_EGRESS_F_ANTI_SPOOF) && !rg_source_in_rail(iph, d->src_rep)) {
 		d->stat = RG_DROP_SPOOFED;
 		return;
 	}
 
-	verdict = rg_route_verdict(rg_fib_lookup(gen, iph->daddr), rail_id);
+	verdict = rg_route_verdict(rg_fib_lookup(gen, &g->zones, iph->daddr), d->rail_slot);
 	if (!rg_verdict_is_forward(verdict)) {
 		d->stat = verdict;
 		return;
 	}
-	d->stat = rg_forward_check(iph, egress);
+	d->stat = rg_forward_check(iph, &g->egress);
 	if (d->stat != RG_CONTINUE)
 		return;
-	d->egress = egress;
+	d->egress = &g->egress;
 	d->stat = verdict;
 }
 
@@ -104,7 +103,7 @@ static __always_inline struct rg_frame rg_xdp_frame(struct xdp_md *ctx)
  */
 static __always_inline int rg_xdp_forward(struct xdp_md *ctx, struct rg_decision *d)
 {
-	const int tagged = d->src_rail->flags & RG_RAIL_F_VLAN;
+	const int tagged = d->src_rep->flags & RG_REP_F_VLAN;
 	void *data, *data_end;
 	struct ethhdr *eth;
 	struct iphdr *iph;
@@ -121,7 +120,7 @@ static __always_inline int rg_xdp_forward(struct xdp_md *ctx, struct rg_decision
 		goto failed;           /* cannot happen: parsed before the adjust */
 
 	if (tagged)
-		rg_write_vlan_tag(eth, d->src_rail->vlan);
+		rg_write_vlan_tag(eth, d->src_rep->vlan);
 	rg_set_macs(eth, d->egress);
 	rg_ipv4_dec_ttl(iph);
 
@@ -198,9 +197,9 @@ static __always_inline int rg_tc_forward(struct __sk_buff *skb, struct rg_decisi
 	struct ethhdr *eth;
 	struct iphdr *iph;
 
-	if ((d->src_rail->flags & RG_RAIL_F_VLAN) &&
+	if ((d->src_rep->flags & RG_REP_F_VLAN) &&
 	    bpf_skb_vlan_push(skb, bpf_htons(ETH_P_8021Q),
-			      d->src_rail->vlan & RG_VLAN_VID_MASK))
+			      d->src_rep->vlan & RG_VLAN_VID_MASK))
 		goto failed;           /* frame untouched */
 	data = (void *)(long)skb->data;
 	data_end = (void *)(long)skb->data_end;

@@ -127,11 +127,10 @@ static int open_pins(const char *pin_dir, struct rg_datapath *dp, char *err, siz
 
 static bool rep_of(const struct rg_datapath *dp, int ifindex, struct rg_representor *rep)
 {
-	uint32_t key = (uint32_t)ifindex;
-
 	memset(rep, 0, sizeof(*rep));
-	return ifindex > 0 && ifindex < RG_MAX_IFINDEX &&
-	       !bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_REPRESENTORS], &key, rep) &&
+	return ifindex > 0 &&
+	       !rg_map_set_get_representor(&dp->maps, rg_map_set_active_gen(&dp->maps),
+					   (uint32_t)ifindex, rep) &&
 	       (rep->flags & RG_REP_F_VALID);
 }
 

@@ -251,9 +251,13 @@ int rg_datapath_active_rails(const struct rg_datapath *dp, struct rg_rail rails[
 
 int rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg)
 {
-	uint32_t key = rg_map_set_active_gen(&dp->maps);
+	struct rg_generation g;
+	int ret = rg_map_set_read_generation(&dp->maps, rg_map_set_active_gen(&dp->maps), &g,
+					     NULL, 0);
 
-	return bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_EGRESS], &key, eg) ? -errno : 0;
+	if (!ret)
+		*eg = g.egress;
+	return ret;
 }
 
 static enum rg_attach_mode mode_from_name(const char *s)
@@ -339,19 +343,48 @@ static const struct rg_plan_rep *find_rep(const struct rg_plan *plan, int ifinde
 	return NULL;
 }
 
+/* Representor entries of the ACTIVE generation: the ones frames read now. */
 static int rep_write(struct rg_datapath *dp, int ifindex, const struct rg_representor *r)
 {
-	uint32_t key = (uint32_t)ifindex;
-
-	return bpf_map_update_elem(dp->maps.fd[RG_MAPID_REPRESENTORS], &key, r, BPF_ANY)
-		? -errno : 0;
+	return rg_map_set_put_representor(&dp->maps, rg_map_set_active_gen(&dp->maps),
+					  (uint32_t)ifindex, r, NULL, 0);
 }
 
 static int rep_read(struct rg_datapath *dp, int ifindex, struct rg_representor *r)
 {
-	uint32_t key = (uint32_t)ifindex;
+	return rg_map_set_get_representor(&dp->maps, rg_map_set_active_gen(&dp->maps),
+					  (uint32_t)ifindex, r);
+}
 
-	return bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_REPRESENTORS], &key, r) ? -errno : 0;
+/*
+ * The active generation's entry for a representor the plan attaches now:
+ * its rail as the running config has it (rail ids survive reloads by name,
+ * rg_plan_build), so the first frame after the attach finds its rail.  A
+ * rail the running config does not have yet gives an entry that is not
+ * VALID: frames pass (unknown interface) until the flip.
+ */
+static struct rg_representor rep_in_active(const struct rg_plan *plan,
+					   const struct rg_plan_rep *pr,
+					   const struct rg_rail active[RG_MAX_RAILS])
+{
+	const struct rg_rail *rail = &active[pr->rail_id];
+	static const struct rg_rail none;
+
+	if (strcmp(rail->name, plan->rails[pr->rail_id].name))
+		rail = &none;
+	return rg_representor_of(pr->rail_id, rail, (enum rg_attach_mode)pr->mode);
+}
+
+/* The plan's representors as map_set takes them. */
+static struct rg_rep_binding *plan_bindings(const struct rg_plan *plan)
+{
+	struct rg_rep_binding *b = calloc(plan->n_reps + 1, sizeof(*b));
+
+	for (size_t i = 0; b && i < plan->n_reps; i++)
+		b[i] = (struct rg_rep_binding){ .ifindex = (uint32_t)plan->reps[i].ifindex,
+						.rail_id = plan->reps[i].rail_id,
+						.mode = plan->reps[i].mode };
+	return b;
 }
 
 static const char *ifname(int ifindex, char *buf)
@@ -420,8 +453,15 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			   struct rg_new_link *added, size_t *n_added, FILE *log,
 			   char *err, size_t n)
 {
+	static struct rg_rail active[RG_MAX_RAILS];
 	char dir[PATH_MAX], name[IF_NAMESIZE];
 	int ret;
+
+	ret = rg_datapath_active_rails(dp, active);
+	if (ret) {
+		snprintf(err, n, "cannot read the running rails: %s", strerror(-ret));
+		return ret;
+	}
 
 	path_join(dir, sizeof(dir), dp->dir, "links");
 	ret = mkdir_p(dir);
@@ -431,24 +471,30 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 	}
 	for (size_t i = 0; i < plan->n_reps; i++) {
 		const struct rg_plan_rep *pr = &plan->reps[i];
-		struct rg_representor rep = {
-			.rail_id = pr->rail_id, .mode = pr->mode, .flags = RG_REP_F_VALID,
-		};
 		struct rg_new_link *nl = &added[*n_added];
 		enum rg_prog_id prog = pr->mode == RG_MODE_TC ? RG_PROG_TC : RG_PROG_XDP;
+		struct rg_representor rep;
 		int link_fd;
 
+		if (find_link(links, n_links, pr->ifindex, pr->mode))
+			continue;   /* already attached in this mode: never twice */
+
 		memset(nl, 0, sizeof(*nl));
-		rep_read(dp, pr->ifindex, &nl->old_rep);
-		/* Classify before attaching: the first frame already finds its rail. */
-		ret = rep_write(dp, pr->ifindex, &rep);
+		ret = rep_read(dp, pr->ifindex, &nl->old_rep);
+		/*
+		 * Classify before attaching, in the generation frames read now:
+		 * the first frame already finds its rail.  An interface the
+		 * running config knows (an XDP mode change) keeps its entry.
+		 */
+		if (!ret && !(nl->old_rep.flags & RG_REP_F_VALID)) {
+			rep = rep_in_active(plan, pr, active);
+			ret = rep_write(dp, pr->ifindex, &rep);
+		}
 		if (ret) {
 			snprintf(err, n, "%s: cannot write the representor entry: %s",
 				 pr->name, strerror(-ret));
 			return ret;
 		}
-		if (find_link(links, n_links, pr->ifindex, pr->mode))
-			continue;   /* already attached in this mode: never twice */
 
 		/* Native and generic XDP cannot coexist on one device: an XDP
 		 * mode change detaches first (a short gap, said in the log). */
@@ -491,11 +537,15 @@ static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added
 	}
 }
 
-/* After the flip: detach what the plan no longer has. */
+/*
+ * After the flip: detach what the plan no longer has.  The new generation
+ * has no entry for it; the retired generation's entry is cleared too, so no
+ * generation names an interface railgate left.
+ */
 static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 			 const struct rg_attached *links, size_t n_links, FILE *log)
 {
-	static const struct rg_representor none;
+	unsigned retired_gen = rg_map_set_active_gen(&dp->maps) ^ 1;
 	char name[IF_NAMESIZE];
 
 	for (size_t i = 0; i < n_links; i++) {
@@ -506,7 +556,8 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 			continue;
 		detach_pin(links[i].pin);
 		if (!pr) {
-			rep_write(dp, links[i].ifindex, &none);
+			rg_map_set_del_representor(&dp->maps, retired_gen,
+						   (uint32_t)links[i].ifindex, NULL, 0);
 			logf_(log, "detached %s (%s)", ifname(links[i].ifindex, name),
 			      links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
 		} else {
@@ -522,6 +573,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 	struct rg_fib_image img = { 0 };
 	struct rg_attached *links = NULL;
 	struct rg_new_link *added = NULL;
+	struct rg_rep_binding *bindings = NULL;
 	struct rg_egress old_eg = { 0 };
 	size_t n_links = 0, n_added = 0;
 	unsigned next_gen;
@@ -537,7 +589,8 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		goto out;
 	}
 	added = calloc(plan->n_reps + 1, sizeof(*added));
-	if (!added) {
+	bindings = plan_bindings(plan);
+	if (!added || !bindings) {
 		ret = -ENOMEM;
 		snprintf(err, n, "out of memory");
 		goto out;
@@ -547,7 +600,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 
 	/* 1. the new generation, invisible to the datapath until the flip */
 	ret = rg_map_set_write_generation(&dp->maps, next_gen, &img, plan->rails,
-					  &plan->egress, err, n);
+					  &plan->egress, bindings, plan->n_reps, err, n);
 	if (ret)
 		goto out;
 	/* 2. the uplink must accept redirects before any frame is sent there */
@@ -556,7 +609,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 	ret = uplink_add(dp, plan->egress.uplink_ifindex, err, n);
 	if (ret)
 		goto out;
-	/* 3. new representors: entry first, then the link */
+	/* 3. new representors: entry in the running generation, then the link */
 	ret = attach_new_reps(dp, plan, links, n_links, added, &n_added, log, err, n);
 	if (ret) {
 		rollback_new_links(dp, added, n_added);
@@ -576,6 +629,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 	uplinks_retire(dp, plan->egress.uplink_ifindex);
 	ret = 0;
 out:
+	free(bindings);
 	free(added);
 	free(links);
 	rg_fib_image_free(&img);

@@ -22,12 +22,11 @@
 
 const char *const rg_map_names[RG_MAPID_COUNT] = {
 	[RG_MAPID_STATE]        = RG_MAP_STATE,
-	[RG_MAPID_ZONES]        = RG_MAP_ZONES,
+	[RG_MAPID_GENERATION]   = RG_MAP_GENERATION,
 	[RG_MAPID_TBL24]        = RG_MAP_TBL24,
 	[RG_MAPID_TBL8]         = RG_MAP_TBL8,
 	[RG_MAPID_LPM]          = RG_MAP_LPM,
 	[RG_MAPID_RAILS]        = RG_MAP_RAILS,
-	[RG_MAPID_EGRESS]       = RG_MAP_EGRESS,
 	[RG_MAPID_REPRESENTORS] = RG_MAP_REPRESENTORS,
 	[RG_MAPID_TX_PORTS]     = RG_MAP_TX_PORTS,
 	[RG_MAPID_STATS]        = RG_MAP_STATS,
@@ -38,6 +37,9 @@ const char *const rg_map_names[RG_MAPID_COUNT] = {
 #define RG_TBL24_BYTES  ((size_t)RG_GENERATIONS * RG_TBL24_SLOTS * RG_MMAP_SLOT_BYTES)
 #define RG_TBL8_BYTES   ((size_t)RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE * \
 			 RG_MMAP_SLOT_BYTES)
+/* rg_representor is 16 bytes, a multiple of 8: the mmap is a plain array. */
+#define RG_REPS_BYTES   ((size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor))
+_Static_assert(sizeof(struct rg_representor) % 8 == 0, "rg_representors mmap stride");
 
 static int set_err(char *err, size_t n, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -88,6 +90,7 @@ void rg_map_set_init(struct rg_map_set *ms)
 	ms->state = NULL;
 	ms->tbl24 = NULL;
 	ms->tbl8 = NULL;
+	ms->reps = NULL;
 }
 
 static void *map_mmap(int fd, size_t bytes)
@@ -108,6 +111,7 @@ void rg_map_set_close(struct rg_map_set *ms)
 	map_munmap(ms->state, RG_STATE_BYTES);
 	map_munmap(ms->tbl24, RG_TBL24_BYTES);
 	map_munmap(ms->tbl8, RG_TBL8_BYTES);
+	map_munmap(ms->reps, RG_REPS_BYTES);
 	for (int i = 0; i < RG_MAPID_COUNT; i++)
 		if (ms->fd[i] >= 0)
 			close(ms->fd[i]);
@@ -127,7 +131,7 @@ static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
 		uint32_t max_entries;
 	} want[RG_MAPID_COUNT] = {
 		[RG_MAPID_STATE]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_state), 1 },
-		[RG_MAPID_ZONES]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_zone_set),
+		[RG_MAPID_GENERATION]   = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_generation),
 					    RG_GENERATIONS },
 		[RG_MAPID_TBL24]        = { BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
 					    RG_GENERATIONS * RG_TBL24_SLOTS },
@@ -137,10 +141,8 @@ static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
 					    RG_LPM_MAX_ENTRIES },
 		[RG_MAPID_RAILS]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_rail),
 					    RG_GENERATIONS * RG_MAX_RAILS },
-		[RG_MAPID_EGRESS]       = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_egress),
-					    RG_GENERATIONS },
 		[RG_MAPID_REPRESENTORS] = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_representor),
-					    RG_MAX_IFINDEX },
+					    RG_GENERATIONS * RG_MAX_IFINDEX },
 		[RG_MAPID_TX_PORTS]     = { BPF_MAP_TYPE_DEVMAP_HASH,
 					    sizeof(struct bpf_devmap_val), RG_MAX_UPLINKS },
 		[RG_MAPID_STATS]        = { BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(struct rg_counter),
@@ -182,6 +184,10 @@ static int finish_open(struct rg_map_set *ms, char *err, size_t n)
 	ms->tbl8 = map_mmap(ms->fd[RG_MAPID_TBL8], RG_TBL8_BYTES);
 	if (!ms->tbl8)
 		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL8, strerror(errno));
+	ms->reps = map_mmap(ms->fd[RG_MAPID_REPRESENTORS], RG_REPS_BYTES);
+	if (!ms->reps)
+		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_REPRESENTORS,
+			       strerror(errno));
 	return 0;
 }
 
@@ -296,14 +302,77 @@ unsigned rg_map_set_active_gen(const struct rg_map_set *ms)
 	return __atomic_load_n(&ms->state->active_gen, __ATOMIC_ACQUIRE) & 1;
 }
 
-static int write_zones(struct rg_map_set *ms, unsigned gen,
-		       const struct rg_zone_set *zones, char *err, size_t n)
+static int write_generation_value(struct rg_map_set *ms, unsigned gen,
+				  const struct rg_egress *egress,
+				  const struct rg_zone_set *zones, char *err, size_t n)
+{
+	struct rg_generation value = { .egress = *egress, .zones = *zones };
+	uint32_t key = gen;
+
+	if (bpf_map_update_elem(ms->fd[RG_MAPID_GENERATION], &key, &value, BPF_ANY))
+		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_GENERATION, gen,
+			       strerror(errno));
+	return 0;
+}
+
+int rg_map_set_read_generation(const struct rg_map_set *ms, unsigned gen,
+			       struct rg_generation *out, char *err, size_t n)
 {
 	uint32_t key = gen;
 
-	if (bpf_map_update_elem(ms->fd[RG_MAPID_ZONES], &key, zones, BPF_ANY))
-		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_ZONES, gen,
+	if (gen >= RG_GENERATIONS)
+		return set_err(err, n, -EINVAL, "generation %u out of range", gen);
+	if (bpf_map_lookup_elem(ms->fd[RG_MAPID_GENERATION], &key, out))
+		return set_err(err, n, -errno, "read %s[%u]: %s", RG_MAP_GENERATION, gen,
 			       strerror(errno));
+	return 0;
+}
+
+struct rg_representor rg_representor_of(uint16_t rail_id, const struct rg_rail *rail,
+					 enum rg_attach_mode mode)
+{
+	struct rg_representor rep = { .rail_id = rail_id, .mode = (uint8_t)mode };
+
+	if (!(rail->flags & RG_RAIL_F_VALID))
+		return rep;
+	rep.subnet = rail->subnet;
+	rep.mask = rail->mask;
+	rep.flags = RG_REP_F_VALID;
+	if (rail->flags & RG_RAIL_F_VLAN) {
+		rep.flags |= RG_REP_F_VLAN;
+		rep.vlan = rail->vlan;
+	}
+	return rep;
+}
+
+static struct rg_representor *rep_slot(const struct rg_map_set *ms, unsigned gen,
+				       uint32_t ifindex)
+{
+	return &ms->reps[(size_t)gen * RG_MAX_IFINDEX + ifindex];
+}
+
+/* The generation's slice, cleared, then one entry per binding (not VALID
+ * when rails does not have its rail: frames from it pass as unknown). */
+static int write_representors(struct rg_map_set *ms, unsigned gen,
+			      const struct rg_rail rails[RG_MAX_RAILS],
+			      const struct rg_rep_binding *reps, size_t n_reps,
+			      char *err, size_t n)
+{
+	for (size_t i = 0; i < n_reps; i++) {
+		if (reps[i].ifindex >= RG_MAX_IFINDEX)
+			return set_err(err, n, -ERANGE,
+				       "ifindex %u is too high for the datapath (max %u)",
+				       reps[i].ifindex, RG_MAX_IFINDEX - 1);
+		if (reps[i].rail_id >= RG_MAX_RAILS)
+			return set_err(err, n, -EINVAL,
+				       "representor ifindex %u: rail id %u out of range (max %u)",
+				       reps[i].ifindex, reps[i].rail_id, RG_MAX_RAILS - 1);
+	}
+	memset(rep_slot(ms, gen, 0), 0, RG_MAX_IFINDEX * sizeof(struct rg_representor));
+	for (size_t i = 0; i < n_reps; i++)
+		*rep_slot(ms, gen, reps[i].ifindex) =
+			rg_representor_of(reps[i].rail_id, &rails[reps[i].rail_id],
+					  reps[i].mode);
 	return 0;
 }
 
@@ -402,21 +471,12 @@ static int write_rails(struct rg_map_set *ms, unsigned gen,
 	return 0;
 }
 
-static int write_egress(struct rg_map_set *ms, unsigned gen,
-			const struct rg_egress *egress, char *err, size_t n)
-{
-	uint32_t key = gen;
-
-	if (bpf_map_update_elem(ms->fd[RG_MAPID_EGRESS], &key, egress, BPF_ANY))
-		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_EGRESS, gen,
-			       strerror(errno));
-	return 0;
-}
-
 int rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 				const struct rg_fib_image *img,
 				const struct rg_rail rails[RG_MAX_RAILS],
-				const struct rg_egress *egress, char *err, size_t n)
+				const struct rg_egress *egress,
+				const struct rg_rep_binding *reps, size_t n_reps,
+				char *err, size_t n)
 {
 	int rc;
 
@@ -427,16 +487,16 @@ int rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 	if (gen == rg_map_set_active_gen(ms) && ms->state->config_generation)
 		return set_err(err, n, -EBUSY,
 			       "generation %u is active: the datapath reads it", gen);
-	rc = write_tables(ms, gen, img, err, n);
+	rc = write_representors(ms, gen, rails, reps, n_reps, err, n);
+	if (!rc)
+		rc = write_tables(ms, gen, img, err, n);
 	if (!rc)
 		rc = write_lpm(ms, gen, img, err, n);
 	if (!rc)
 		rc = write_rails(ms, gen, rails, err, n);
-	if (!rc)
-		rc = write_egress(ms, gen, egress, err, n);
 	/* Zones last: they are what makes the tables above reachable. */
 	if (!rc)
-		rc = write_zones(ms, gen, &img->zones, err, n);
+		rc = write_generation_value(ms, gen, egress, &img->zones, err, n);
 	return rc;
 }
 
@@ -461,25 +521,63 @@ int rg_map_set_activate(struct rg_map_set *ms, unsigned gen, const uint8_t diges
 	return 0;
 }
 
-int rg_map_set_put_representor(struct rg_map_set *ms, uint32_t ifindex,
-			       const struct rg_representor *rep, char *err, size_t n)
+/* Checks shared by the single-entry accessors. */
+static int rep_args_ok(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
+		       char *err, size_t n)
 {
+	if (gen >= RG_GENERATIONS)
+		return set_err(err, n, -EINVAL, "generation %u out of range", gen);
 	if (ifindex >= RG_MAX_IFINDEX)
 		return set_err(err, n, -ERANGE,
 			       "ifindex %u is too high for the datapath (max %u)", ifindex,
 			       RG_MAX_IFINDEX - 1);
-	if (bpf_map_update_elem(ms->fd[RG_MAPID_REPRESENTORS], &ifindex, rep, BPF_ANY))
-		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_REPRESENTORS,
-			       ifindex, strerror(errno));
+	if (!ms->reps)
+		return set_err(err, n, -EBADF, "map set is not open");
 	return 0;
 }
 
-int rg_map_set_del_representor(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
+int rg_map_set_put_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
+			       const struct rg_representor *rep, char *err, size_t n)
 {
-	/* An ARRAY entry cannot be deleted: clearing VALID retires it. */
-	const struct rg_representor none = {};
+	struct rg_representor *slot, body = *rep;
+	int rc = rep_args_ok(ms, gen, ifindex, err, n);
 
-	return rg_map_set_put_representor(ms, ifindex, &none, err, n);
+	if (rc)
+		return rc;
+	/*
+	 * The datapath may read a live entry while it is written: the flags
+	 * (VALID) go in last, so a frame that finds VALID finds the rest.
+	 * The loader only ever writes entries that are not VALID yet (a new
+	 * interface) or not read (the inactive generation).
+	 */
+	slot = rep_slot(ms, gen, ifindex);
+	body.flags = 0;
+	*slot = body;
+	__atomic_store_n(&slot->flags, rep->flags, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int rg_map_set_del_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
+			       char *err, size_t n)
+{
+	int rc = rep_args_ok(ms, gen, ifindex, err, n);
+
+	if (rc)
+		return rc;
+	/* An ARRAY entry cannot be deleted: clearing VALID retires it. */
+	__atomic_store_n(&rep_slot(ms, gen, ifindex)->flags, 0, __ATOMIC_RELEASE);
+	memset(rep_slot(ms, gen, ifindex), 0, sizeof(struct rg_representor));
+	return 0;
+}
+
+int rg_map_set_get_representor(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
+			       struct rg_representor *rep)
+{
+	int rc = rep_args_ok(ms, gen, ifindex, NULL, 0);
+
+	if (!rc)
+		*rep = *rep_slot(ms, gen, ifindex);
+	return rc;
 }
 
 int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)

@@ -4,8 +4,8 @@
  * from a loaded object or from pins, write a whole generation of tables,
  * flip the active generation, read the per-CPU counters.
  *
- * The MMAPABLE maps (rg_state, rg_tbl24, rg_tbl8) are mmap()ed, so filling
- * a 64k-prefix table is a memcpy, not 64k syscalls.  Errors come back as
+ * The MMAPABLE maps (rg_state, rg_tbl24, rg_tbl8, rg_representors) are
+ * mmap()ed, so filling a 64k-prefix table is a memcpy, not 64k syscalls.  Errors come back as
  * -errno with a human message in the caller's err buffer; nothing here
  * prints or exits.
  */
@@ -23,12 +23,11 @@ struct bpf_object;
 
 enum rg_map_id {
 	RG_MAPID_STATE = 0,
-	RG_MAPID_ZONES,
+	RG_MAPID_GENERATION,
 	RG_MAPID_TBL24,
 	RG_MAPID_TBL8,
 	RG_MAPID_LPM,
 	RG_MAPID_RAILS,
-	RG_MAPID_EGRESS,
 	RG_MAPID_REPRESENTORS,
 	RG_MAPID_TX_PORTS,
 	RG_MAPID_STATS,
@@ -43,6 +42,14 @@ struct rg_map_set {
 	struct rg_state *state;      /* mmap of rg_state[0] */
 	uint32_t *tbl24;             /* mmap: RG_GENERATIONS * RG_TBL24_SLOTS slots, */
 	uint32_t *tbl8;              /* ... and * RG_TBL8_GROUPS * 256: use rg_mmap_slots_* */
+	struct rg_representor *reps; /* mmap: [gen * RG_MAX_IFINDEX + ifindex] */
+};
+
+/* One representor of a generation: the interface, its rail, its mode. */
+struct rg_rep_binding {
+	uint32_t ifindex;
+	uint16_t rail_id;
+	uint8_t  mode;               /* enum rg_attach_mode */
 };
 
 /* Element access through the mmaps of rg_tbl24 / rg_tbl8 (stride
@@ -70,17 +77,27 @@ void rg_map_set_close(struct rg_map_set *ms);
 unsigned rg_map_set_active_gen(const struct rg_map_set *ms);
 
 /*
- * Write a full generation: zones, tbl24/tbl8 (only the used slots), lpm
- * (that generation's stale keys are deleted first), rails (all
- * RG_MAX_RAILS entries) and egress.  Never touches the other generation.
- * Writing the active generation is refused (-EBUSY) once a config has been
- * activated (config_generation > 0): the datapath reads it.  Before that
- * both generations are empty and either may be written.
+ * Write a full generation: representor entries (the generation's slice is
+ * cleared, then one entry per binding, carrying its rail's subnet, mask and
+ * VLAN from rails), tbl24/tbl8 (only the used slots), lpm (that
+ * generation's stale keys are deleted first), rails (all RG_MAX_RAILS
+ * entries), and last rg_generation (egress and zones).  Never touches the
+ * other generation.  Writing the active generation is refused (-EBUSY) once
+ * a config has been activated (config_generation > 0): the datapath reads
+ * it.  Before that both generations are empty and either may be written.
+ * A binding whose rail rails does not have gets an entry that is not
+ * VALID; a rail id or ifindex out of range is refused (-EINVAL, -ERANGE).
  */
 int  rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 				 const struct rg_fib_image *img,
 				 const struct rg_rail rails[RG_MAX_RAILS],
-				 const struct rg_egress *egress, char *err, size_t n);
+				 const struct rg_egress *egress,
+				 const struct rg_rep_binding *reps, size_t n_reps,
+				 char *err, size_t n);
+
+/* Egress and zones of generation gen. */
+int  rg_map_set_read_generation(const struct rg_map_set *ms, unsigned gen,
+				struct rg_generation *out, char *err, size_t n);
 
 /*
  * Make gen the active generation: stores digest (may be NULL) and the ABI
@@ -89,11 +106,26 @@ int  rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
  */
 int  rg_map_set_activate(struct rg_map_set *ms, unsigned gen, const uint8_t digest[32]);
 
-/* Representor and uplink entries (not generation-scoped). */
-int  rg_map_set_put_representor(struct rg_map_set *ms, uint32_t ifindex,
+/* The entry of a representor of rail rail_id (as rails[rail_id] describes
+ * it) attached in mode; not VALID when the rail is not. */
+struct rg_representor rg_representor_of(uint16_t rail_id, const struct rg_rail *rail,
+					 enum rg_attach_mode mode);
+
+/*
+ * One representor entry of generation gen, outside a full write: the
+ * loader classifies a new interface in the active generation before it
+ * attaches it, and clears a retired one.  -ERANGE for an ifindex of
+ * RG_MAX_IFINDEX or more, -EINVAL for a gen out of range.
+ */
+int  rg_map_set_put_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
 				const struct rg_representor *rep, char *err, size_t n);
-int  rg_map_set_del_representor(struct rg_map_set *ms, uint32_t ifindex,
+int  rg_map_set_del_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
 				char *err, size_t n);
+/* Read it: 0 (entry copied, VALID or not), -ERANGE, -EINVAL, -EBADF. */
+int  rg_map_set_get_representor(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
+				struct rg_representor *rep);
+
+/* Uplink entries (not generation-scoped). */
 int  rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
 int  rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
 

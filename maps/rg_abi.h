@@ -25,6 +25,12 @@
  * loader writes the inactive generation completely, then flips
  * rg_state.active_gen with one aligned 32-bit store: a reload is atomic for
  * the datapath, so no destination valid in both configs ever misses.
+ * Representor entries are per generation too: an interface may change
+ * rails, or its rail its subnet or VLAN, in one reload.
+ *
+ * The per-frame chain of dependent reads is kept short on purpose:
+ * rg_state (gen) -> { rg_representors[gen][ifindex], rg_generation[gen] }
+ * (independent of each other) -> rg_tbl24 (-> rg_tbl8) -> rg_stats.
  */
 #ifndef RAILGATE_RG_ABI_H
 #define RAILGATE_RG_ABI_H
@@ -42,7 +48,7 @@
 #define RG_TBL24_SLOTS      (1u << 20)   /* per generation: 16 /8 zones */
 #define RG_TBL8_GROUPS      2048         /* per generation */
 #define RG_TBL8_GROUP_SIZE  256
-#define RG_MAX_IFINDEX      65536        /* rg_representors is indexed by ifindex */
+#define RG_MAX_IFINDEX      65536        /* rg_representors: per generation, by ifindex */
 #define RG_MAX_UPLINKS      64
 #define RG_LPM_MAX_ENTRIES  65536
 #define RG_RAIL_NAME_LEN    32
@@ -131,7 +137,7 @@ struct rg_zone {
 	__u32 span;                  /* number of slots (1 for zones longer than /24) */
 };
 
-/* rg_zones[gen]: the zones of one generation. */
+/* The zones of one generation (in rg_generation). */
 struct rg_zone_set {
 	__u32 count;                 /* zones[0..count-1] are valid */
 	__u32 use_lpm;               /* 1: consult rg_lpm when no zone matches */
@@ -163,13 +169,26 @@ struct rg_rail {
 #define RG_EGRESS_F_VALID      (1u << 0) /* uplink and gateway MAC known */
 #define RG_EGRESS_F_ANTI_SPOOF (1u << 1)
 
-/* rg_egress[gen]: where cross-rail and front-end frames go. */
+/* Where cross-rail and front-end frames go (in rg_generation).  The two
+ * MACs are in the order of the Ethernet header they replace (destination,
+ * then source), 8-byte aligned: the rewrite copies them as one 8-byte and
+ * one 4-byte store. */
 struct rg_egress {
 	__u32 uplink_ifindex;
 	__u32 flags;                 /* RG_EGRESS_F_* */
-	__u8  uplink_mac[6];         /* new source MAC */
 	__u8  gateway_mac[6];        /* new destination MAC */
+	__u8  uplink_mac[6];         /* new source MAC */
 	__u32 gateway_ip;            /* host order; for status only */
+};
+
+/*
+ * rg_generation[gen]: everything a frame of generation gen reads besides
+ * its own representor entry and the route tables, in one value, so that
+ * the datapath finds it with one lookup that depends on nothing but gen.
+ */
+struct rg_generation {
+	struct rg_egress   egress;
+	struct rg_zone_set zones;
 };
 
 /* Attach modes, as recorded in rg_representor.mode (for status). */
@@ -181,26 +200,34 @@ enum rg_attach_mode {
 };
 
 #define RG_REP_F_VALID    (1u << 0)
+#define RG_REP_F_VLAN     (1u << 1)  /* the rail tags frames to the uplink */
 
-/* rg_representors[ifindex]: which rail a VF representor belongs to.  An
+/*
+ * rg_representors[gen * RG_MAX_IFINDEX + ifindex]: a VF representor and
+ * what the datapath needs of its rail in generation gen (a copy of that
+ * generation's rg_rails entry), so the ingress side costs one lookup.  An
  * ARRAY indexed by ifindex, not a hash: the lookup is inlined by the
- * verifier and costs a few ns on every frame.  Interfaces whose ifindex is
- * RG_MAX_IFINDEX or more are refused by the loader with a clear error. */
+ * verifier.  Interfaces whose ifindex is RG_MAX_IFINDEX or more are
+ * refused by the loader with a clear error.  rg_rails stays the rails'
+ * record for user space (names, MTU, status).
+ */
 struct rg_representor {
+	__u32 subnet;                /* the rail's, host order: anti-spoof */
+	__u32 mask;                  /* host order */
 	__u16 rail_id;
+	__u16 vlan;                  /* 802.1Q VID when RG_REP_F_VLAN */
 	__u8  mode;                  /* enum rg_attach_mode, for status */
-	__u8  flags;                 /* RG_REP_F_VALID */
-	__u32 reserved;
+	__u8  flags;                 /* RG_REP_F_* */
+	__u16 reserved;
 };
 
 /* ---- map names (pinned under <pin dir>/v<ABI>/maps/<name>) -------------- */
 #define RG_MAP_STATE        "rg_state"
-#define RG_MAP_ZONES        "rg_zones"
+#define RG_MAP_GENERATION   "rg_generation"
 #define RG_MAP_TBL24        "rg_tbl24"
 #define RG_MAP_TBL8         "rg_tbl8"
 #define RG_MAP_LPM          "rg_lpm"
 #define RG_MAP_RAILS        "rg_rails"
-#define RG_MAP_EGRESS       "rg_egress"
 #define RG_MAP_REPRESENTORS "rg_representors"
 #define RG_MAP_TX_PORTS     "rg_tx_ports"
 #define RG_MAP_STATS        "rg_stats"
@@ -213,7 +240,12 @@ _Static_assert(sizeof(struct rg_zone_set) == 8 + 16 * RG_MAX_ZONES, "rg_zone_set
 _Static_assert(sizeof(struct rg_lpm_key) == 12, "rg_lpm_key layout");
 _Static_assert(sizeof(struct rg_rail) == 16 + RG_RAIL_NAME_LEN, "rg_rail layout");
 _Static_assert(sizeof(struct rg_egress) == 24, "rg_egress layout");
-_Static_assert(sizeof(struct rg_representor) == 8, "rg_representor layout");
+_Static_assert(__builtin_offsetof(struct rg_egress, gateway_mac) == 8 &&
+	       __builtin_offsetof(struct rg_egress, uplink_mac) == 14,
+	       "rg_egress MACs: one Ethernet address pair at an 8-byte boundary");
+_Static_assert(sizeof(struct rg_generation) == 24 + sizeof(struct rg_zone_set),
+	       "rg_generation layout");
+_Static_assert(sizeof(struct rg_representor) == 16, "rg_representor layout");
 _Static_assert(RG_STAT_MAX <= 32, "rg_stat fits the counter stride");
 #endif
 

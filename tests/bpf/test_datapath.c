@@ -132,33 +132,33 @@ static void fixture_egress(struct rg_egress *eg)
 	memcpy(eg->gateway_mac, gateway_mac, 6);
 }
 
-/* Write the inactive generation from img/rails/egress and flip to it, as
- * a reload does. */
+/* The fixture's representors: rep<N> in rail N. */
+static void fixture_bindings(struct rg_rep_binding reps[3])
+{
+	for (int r = 0; r < 3; r++)
+		reps[r] = (struct rg_rep_binding){ .ifindex = (uint32_t)T.ifindex[DEV_REP0 + r],
+						   .rail_id = (uint16_t)r, .mode = RG_MODE_XDP };
+}
+
+/* Write the inactive generation from img/rails/egress and the fixture's
+ * representors, and flip to it, as a reload does. */
 static int apply_config(const struct rg_fib_image *img, const struct rg_rail *rails,
 			const struct rg_egress *eg)
 {
 	unsigned gen = rg_map_set_active_gen(&T.ms) ^ 1;
+	struct rg_rep_binding reps[3];
 	char err[256];
 	int rc;
 
 	if (T.ms.state->config_generation == 0)
 		gen = 0;
-	rc = rg_map_set_write_generation(&T.ms, gen, img, rails, eg, err, sizeof(err));
+	fixture_bindings(reps);
+	rc = rg_map_set_write_generation(&T.ms, gen, img, rails, eg, reps, 3, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "# write generation %u: %s\n", gen, err);
 		return rc;
 	}
 	return rg_map_set_activate(&T.ms, gen, NULL);
-}
-
-static int put_representor(enum dev dev, uint16_t rail)
-{
-	struct rg_representor rep = { .rail_id = rail, .mode = RG_MODE_XDP,
-				      .flags = RG_REP_F_VALID };
-	char err[256];
-
-	return rg_map_set_put_representor(&T.ms, (uint32_t)T.ifindex[dev], &rep, err,
-					  sizeof(err));
 }
 
 static int group_setup(void **state)
@@ -197,9 +197,7 @@ static int group_setup(void **state)
 	}
 	fixture_rails(T.rails);
 	fixture_egress(&T.egress);
-	if (put_representor(DEV_REP0, 0) || put_representor(DEV_REP1, 1) ||
-	    put_representor(DEV_REP2, 2) ||
-	    rg_map_set_put_tx_port(&T.ms, (uint32_t)T.ifindex[DEV_UPLINK], err, sizeof(err)))
+	if (rg_map_set_put_tx_port(&T.ms, (uint32_t)T.ifindex[DEV_UPLINK], err, sizeof(err)))
 		return -1;
 	return apply_config(&T.img, T.rails, &T.egress);
 }
@@ -221,9 +219,6 @@ static int test_setup(void **state)
 	fixture_egress(&T.egress);
 	fixture_rails(T.rails);
 	if (apply_config(&T.img, T.rails, &T.egress))
-		return -1;
-	if (put_representor(DEV_REP0, 0) || put_representor(DEV_REP1, 1) ||
-	    put_representor(DEV_REP2, 2))
 		return -1;
 	if (rg_map_set_put_tx_port(&T.ms, (uint32_t)T.ifindex[DEV_UPLINK], err, sizeof(err)))
 		return -1;
@@ -779,11 +774,64 @@ static void test_representor_of_unknown_rail(void **state)
 	check_both(buf, build(&s, buf), DEV_REP2, RG_RAIL_UNKNOWN,
 		   RG_VERDICT_PASS_UNKNOWN_IF, -1);
 	/* A retired representor entry: same. */
-	assert_int_equal(rg_map_set_del_representor(&T.ms, (uint32_t)T.ifindex[DEV_REP0],
-						    NULL, 0), 0);
+	assert_int_equal(rg_map_set_del_representor(&T.ms, rg_map_set_active_gen(&T.ms),
+						    (uint32_t)T.ifindex[DEV_REP0], NULL, 0), 0);
 	s.saddr = rg_ip("10.0.0.5");
 	check_both(buf, build(&s, buf), DEV_REP0, RG_RAIL_UNKNOWN,
 		   RG_VERDICT_PASS_UNKNOWN_IF, -1);
+}
+
+/*
+ * Representor entries belong to a generation: a reload that moves rep1
+ * from rail 1 (VLAN 100) to rail 2 changes nothing until the flip, then
+ * everything at once (ingress rail, anti-spoof subnet, VLAN, counters).
+ */
+static void test_reload_moves_representor(void **state)
+{
+	struct rg_rep_binding reps[3];
+	struct rg_frame_spec s;
+	uint8_t buf[FRAME_CAP];
+	unsigned before = rg_map_set_active_gen(&T.ms);
+	char err[256];
+
+	fixture_bindings(reps);
+	reps[1].rail_id = 2;
+	assert_int_equal(rg_map_set_write_generation(&T.ms, before ^ 1, &T.img, T.rails,
+						     &T.egress, reps, 3, err, sizeof(err)), 0);
+	rg_frame_spec_default(&s);
+	s.saddr = rg_ip("10.0.1.10");
+	s.daddr = rg_ip("10.0.0.20");
+	check_both(buf, build(&s, buf), DEV_REP1, 1, RG_VERDICT_CROSS_RAIL, RAIL1_VLAN);
+
+	assert_int_equal(rg_map_set_activate(&T.ms, before ^ 1, NULL), 0);
+	check_both(buf, build(&s, buf), DEV_REP1, 2, RG_DROP_SPOOFED, -1);
+	s.saddr = rg_ip("10.0.2.10");
+	check_both(buf, build(&s, buf), DEV_REP1, 2, RG_VERDICT_CROSS_RAIL, -1);
+	s.daddr = rg_ip("10.0.2.20");
+	check_both(buf, build(&s, buf), DEV_REP1, 2, RG_VERDICT_PASS_LOCAL, -1);
+	/* The other representors kept their rails. */
+	s.saddr = rg_ip("10.0.0.10");
+	check_both(buf, build(&s, buf), DEV_REP0, 0, RG_VERDICT_CROSS_RAIL, -1);
+}
+
+/* A generation names only representors the datapath can index. */
+static void test_representor_ifindex_range(void **state)
+{
+	struct rg_rep_binding reps[3];
+	struct rg_representor rep;
+	unsigned inactive = rg_map_set_active_gen(&T.ms) ^ 1;
+	char err[256];
+
+	fixture_bindings(reps);
+	reps[2].ifindex = (uint32_t)T.ifindex[DEV_HIGH];
+	assert_int_equal(rg_map_set_write_generation(&T.ms, inactive, &T.img, T.rails,
+						     &T.egress, reps, 3, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "70000"));
+	rep = rg_representor_of(0, &T.rails[0], RG_MODE_TC);
+	assert_int_equal(rg_map_set_put_representor(&T.ms, inactive, HIGH_IFINDEX, &rep, NULL,
+						    0), -ERANGE);
+	assert_int_equal(rg_map_set_get_representor(&T.ms, RG_GENERATIONS, 1, &rep), -EINVAL);
 }
 
 /* A reload: generation 1 moves rail 1 to 10.0.4.0/24 and drops the
@@ -801,6 +849,7 @@ static void test_reload(void **state)
 	uint8_t buf[FRAME_CAP];
 	unsigned before = rg_map_set_active_gen(&T.ms);
 	uint64_t applied = T.ms.state->config_generation;
+	struct rg_rep_binding reps[3];
 	char err[256];
 
 	assert_int_equal(rg_fib_compile(routes, 4, &img, err, sizeof(err)), 0);
@@ -808,10 +857,11 @@ static void test_reload(void **state)
 	check_both(buf, build(&s, buf), DEV_REP0, 0, RG_VERDICT_CROSS_RAIL, -1);
 
 	/* Writing the generation in use is refused. */
+	fixture_bindings(reps);
 	assert_int_equal(rg_map_set_write_generation(&T.ms, before, &img, T.rails, &T.egress,
-						     err, sizeof(err)), -EBUSY);
+						     reps, 3, err, sizeof(err)), -EBUSY);
 	assert_int_equal(rg_map_set_write_generation(&T.ms, before ^ 1, &img, T.rails,
-						     &T.egress, err, sizeof(err)), 0);
+						     &T.egress, reps, 3, err, sizeof(err)), 0);
 	/* Written but not active: nothing changed yet. */
 	check_both(buf, build(&s, buf), DEV_REP0, 0, RG_VERDICT_CROSS_RAIL, -1);
 	assert_int_equal(rg_map_set_activate(&T.ms, before ^ 1, NULL), 0);
@@ -1093,6 +1143,8 @@ int main(void)
 		cmocka_unit_test_setup(test_redirect_failed, test_setup),
 		cmocka_unit_test_setup(test_representor_of_unknown_rail, test_setup),
 		cmocka_unit_test_setup(test_reload, test_setup),
+		cmocka_unit_test_setup(test_reload_moves_representor, test_setup),
+		cmocka_unit_test_setup(test_representor_ifindex_range, test_setup),
 		cmocka_unit_test_setup(test_parity, test_setup),
 		cmocka_unit_test_setup(test_lpm_random, test_setup),
 		cmocka_unit_test_setup(test_map_set_pins, test_setup),

@@ -72,16 +72,9 @@ static int group_setup(void **state)
 	}
 
 	B.rg = railgate__open_and_load();
-	if (!B.rg || rg_map_set_from_object(&B.ms, B.rg->obj, err, sizeof(err)))
+	if (!B.rg || rg_map_set_from_object(&B.ms, B.rg->obj, err, sizeof(err)) ||
+	    rg_map_set_put_tx_port(&B.ms, (uint32_t)B.uplink_ifindex, err, sizeof(err)))
 		return -1;
-	{
-		struct rg_representor rep = { .rail_id = 0, .flags = RG_REP_F_VALID };
-
-		if (rg_map_set_put_representor(&B.ms, (uint32_t)B.rep_ifindex, &rep, err,
-					       sizeof(err)) ||
-		    rg_map_set_put_tx_port(&B.ms, (uint32_t)B.uplink_ifindex, err, sizeof(err)))
-			return -1;
-	}
 	return 0;
 }
 
@@ -180,6 +173,8 @@ static void load_table(unsigned n)
 				.flags = RG_EGRESS_F_VALID | RG_EGRESS_F_ANTI_SPOOF,
 				.uplink_mac = { 2, 0, 0, 0, 0, 2 },
 				.gateway_mac = { 2, 0, 0, 0, 0, 1 } };
+	const struct rg_rep_binding rep = { .ifindex = (uint32_t)B.rep_ifindex, .rail_id = 0,
+					    .mode = RG_MODE_XDP };
 	struct rg_fib_image img = { 0 };
 	unsigned gen = rg_map_set_active_gen(&B.ms) ^ 1;
 	size_t k = 0;
@@ -198,7 +193,7 @@ static void load_table(unsigned n)
 				     .flags = RG_RAIL_F_VALID };
 	if (B.ms.state->config_generation == 0)
 		gen = 0;
-	if (rg_map_set_write_generation(&B.ms, gen, &img, rails, &eg, err, sizeof(err)))
+	if (rg_map_set_write_generation(&B.ms, gen, &img, rails, &eg, &rep, 1, err, sizeof(err)))
 		fail_msg("write: %s", err);
 	assert_int_equal(rg_map_set_activate(&B.ms, gen, NULL), 0);
 	rg_fib_image_free(&img);

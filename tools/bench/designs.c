@@ -159,11 +159,10 @@ fail:
 }
 
 /* railgate's object with its maps, as loader/datapath.c would fill them:
- * the representor in rail 0, the uplink in the tx ports. */
+ * the uplink in the tx ports (the representor entry, in rail 0, is part of
+ * every generation bench_rg_table writes). */
 static int load_railgate(struct bench_env *env, char *err, size_t n)
 {
-	struct rg_representor rep = { .rail_id = 0, .mode = RG_MODE_XDP,
-				      .flags = RG_REP_F_VALID };
 	int64_t before = bench_kernel_mem_bytes();
 	int ret;
 
@@ -175,9 +174,6 @@ static int load_railgate(struct bench_env *env, char *err, size_t n)
 		return ret;
 	}
 	ret = rg_map_set_from_object(&env->ms, env->rg->obj, err, n);
-	if (!ret)
-		ret = rg_map_set_put_representor(&env->ms, (uint32_t)env->rep_ifindex, &rep,
-						 err, n);
 	if (!ret)
 		ret = rg_map_set_put_tx_port(&env->ms, (uint32_t)env->uplink_ifindex, err, n);
 	return ret;

@@ -118,6 +118,8 @@ int bench_rg_table(struct bench_env *env, unsigned size, double *compile_ms,
 		   double *write_ms, char *err, size_t n)
 {
 	static struct rg_rail rails[RG_MAX_RAILS];
+	const struct rg_rep_binding rep = { .ifindex = (uint32_t)env->rep_ifindex,
+					    .rail_id = 0, .mode = RG_MODE_XDP };
 	struct rg_fib_image img = { 0 };
 	struct rg_egress eg;
 	struct rg_route *routes;
@@ -140,7 +142,7 @@ int bench_rg_table(struct bench_env *env, unsigned size, double *compile_ms,
 		return ret;
 	/* Before any activation both generations are empty: write 0. */
 	gen = env->ms.state->config_generation ? rg_map_set_active_gen(&env->ms) ^ 1 : 0;
-	ret = rg_map_set_write_generation(&env->ms, gen, &img, rails, &eg, err, n);
+	ret = rg_map_set_write_generation(&env->ms, gen, &img, rails, &eg, &rep, 1, err, n);
 	if (!ret)
 		ret = rg_map_set_activate(&env->ms, gen, NULL);
 	*compile_ms = (t1 - t0) * 1e3;

@@ -151,9 +151,9 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 	arr = json_object_new_array();
 	for (size_t i = 0; i < n_links; i++) {
 		struct rg_representor rep = { 0 };
-		uint32_t key = (uint32_t)links[i].ifindex;
 
-		bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_REPRESENTORS], &key, &rep);
+		rg_map_set_get_representor(&dp->maps, rg_map_set_active_gen(&dp->maps),
+					   (uint32_t)links[i].ifindex, &rep);
 		x = json_object_new_object();
 		json_object_object_add(x, "name", json_object_new_string(ifname_of(links[i].ifindex, buf)));
 		json_object_object_add(x, "ifindex", json_object_new_int(links[i].ifindex));
@@ -415,14 +415,17 @@ static int active_image(const struct rg_datapath *dp, struct rg_fib_image *img)
 {
 	unsigned gen = rg_map_set_active_gen(&dp->maps);
 	const size_t tbl8_slots = (size_t)RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE;
-	uint32_t key = gen;
+	struct rg_generation g;
 	struct rg_lpm_key k, next;
 	void *prevk = NULL;
 	size_t cap = 0;
+	int ret;
 
 	memset(img, 0, sizeof(*img));
-	if (bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_ZONES], &key, &img->zones))
-		return -errno;
+	ret = rg_map_set_read_generation(&dp->maps, gen, &g, NULL, 0);
+	if (ret)
+		return ret;
+	img->zones = g.zones;
 	img->tbl24 = calloc(RG_TBL24_SLOTS, sizeof(uint32_t));
 	img->tbl8 = calloc(tbl8_slots, sizeof(uint32_t));
 	if (!img->tbl24 || !img->tbl8)
@@ -496,10 +499,10 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	if (o.from) {
 		unsigned ifindex = if_nametoindex(o.from);
 		struct rg_representor rep = { 0 };
-		uint32_t key = ifindex;
 
-		if (!ifindex || ifindex >= RG_MAX_IFINDEX ||
-		    bpf_map_lookup_elem(dp.maps.fd[RG_MAPID_REPRESENTORS], &key, &rep) ||
+		if (!ifindex ||
+		    rg_map_set_get_representor(&dp.maps, rg_map_set_active_gen(&dp.maps),
+						ifindex, &rep) ||
 		    !(rep.flags & RG_REP_F_VALID)) {
 			fprintf(stderr, "railgate lookup: %s is not a representor railgate is attached to\n",
 				o.from);
