@@ -31,6 +31,7 @@
 #include <netlink/route/link.h>
 
 #include "netlink.h"
+#include "../maps/errbuf.h"
 
 /*
  * The "netdev" generic netlink family, from the kernel's
@@ -83,20 +84,6 @@ struct rg_nl_watch {
 	size_t len;                  /* bytes in buf from the last recv */
 	size_t off;                  /* next message to decode */
 };
-
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !err_len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-}
 
 static const char *ip_str(uint32_t ip, char buf[INET_ADDRSTRLEN])
 {
@@ -499,14 +486,14 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
 	if (ret == 0 && neigh_usable(&e))
 		goto found;
 	if (ret < 0 && ret != -ENOENT) {
-		set_err(err, err_len, "neighbour %s on %s: %s",
+		rg_set_err(err, err_len, "neighbour %s on %s: %s",
 			ipbuf, dev, strerror(-ret));
 		return ret;
 	}
 
 	ret = neigh_kick(nl, ifindex, ip);
 	if (ret < 0) {
-		set_err(err, err_len, "asking the kernel to resolve %s on %s: %s",
+		rg_set_err(err, err_len, "asking the kernel to resolve %s on %s: %s",
 			ipbuf, dev, strerror(-ret));
 		return ret;
 	}
@@ -518,19 +505,19 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
 		if (ret == 0 && neigh_usable(&e))
 			goto found;
 		if (ret < 0 && ret != -ENOENT) {
-			set_err(err, err_len, "neighbour %s on %s: %s",
+			rg_set_err(err, err_len, "neighbour %s on %s: %s",
 				ipbuf, dev, strerror(-ret));
 			return ret;
 		}
 		if (ret == 0 && (e.state & NUD_FAILED)) {
-			set_err(err, err_len,
+			rg_set_err(err, err_len,
 				"%s on %s does not answer ARP (neighbour entry FAILED)",
 				ipbuf, dev);
 			return -EHOSTUNREACH;
 		}
 		left = deadline - now_ms();
 		if (left <= 0) {
-			set_err(err, err_len,
+			rg_set_err(err, err_len,
 				"no ARP reply from %s on %s within %d ms",
 				ipbuf, dev, timeout_ms);
 			return -ETIMEDOUT;
@@ -597,12 +584,12 @@ static struct nl_sock *socket_connect(int protocol, char *err, size_t err_len)
 	int ret;
 
 	if (!sk) {
-		set_err(err, err_len, "netlink: out of memory");
+		rg_set_err(err, err_len, "netlink: out of memory");
 		return NULL;
 	}
 	ret = protocol == NETLINK_GENERIC ? genl_connect(sk) : nl_connect(sk, protocol);
 	if (ret < 0) {
-		set_err(err, err_len, "netlink: connecting a %s socket: %s",
+		rg_set_err(err, err_len, "netlink: connecting a %s socket: %s",
 			protocol == NETLINK_GENERIC ? "generic" : "route", nl_geterror(ret));
 		nl_socket_free(sk);
 		return NULL;
@@ -616,7 +603,7 @@ int rg_nl_open(struct rg_nl **out, char *err, size_t err_len)
 
 	*out = NULL;
 	if (!nl) {
-		set_err(err, err_len, "netlink: out of memory");
+		rg_set_err(err, err_len, "netlink: out of memory");
 		return -ENOMEM;
 	}
 	nl->rtnl = socket_connect(NETLINK_ROUTE, err, err_len);
@@ -769,7 +756,7 @@ int rg_nl_watch_open(struct rg_nl_watch **out, char *err, size_t err_len)
 
 	*out = NULL;
 	if (!w || !(w->buf = malloc(RG_WATCH_BUF_LEN))) {
-		set_err(err, err_len, "netlink watch: out of memory");
+		rg_set_err(err, err_len, "netlink watch: out of memory");
 		free(w);
 		return -ENOMEM;
 	}
@@ -786,7 +773,7 @@ int rg_nl_watch_open(struct rg_nl_watch **out, char *err, size_t err_len)
 	if (ret == 0)
 		ret = nl_socket_set_buffer_size(w->sk, RG_WATCH_RCVBUF, 0);
 	if (ret < 0) {
-		set_err(err, err_len, "netlink watch: subscribing to link and neighbour events: %s",
+		rg_set_err(err, err_len, "netlink watch: subscribing to link and neighbour events: %s",
 			nl_geterror(ret));
 		rg_nl_watch_close(w);
 		return -EIO;

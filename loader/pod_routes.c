@@ -21,6 +21,7 @@
 #include <netlink/route/route.h>
 
 #include "pod_routes.h"
+#include "../maps/errbuf.h"
 
 #define SELF_NETNS "/proc/self/ns/net"
 
@@ -56,19 +57,6 @@ struct prefix_judgement {
 	bool shadowed;               /* a part of it is routed another way */
 	char why[RG_POD_MSG_LEN];    /* for TAKEN or shadowed */
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int fail(struct rg_pod_report *rep, enum rg_pod_status status, int ret)
 {
@@ -118,7 +106,7 @@ static int plan_init(struct rg_pod_plan *plan, const char *ifname, uint32_t addr
 {
 	memset(plan, 0, sizeof(*plan));
 	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE) {
-		set_err(err, errlen, "invalid interface name \"%s\"", ifname ? ifname : "");
+		rg_set_err(err, errlen, "invalid interface name \"%s\"", ifname ? ifname : "");
 		return -EINVAL;
 	}
 	strcpy(plan->ifname, ifname);
@@ -135,12 +123,12 @@ static int plan_append(struct rg_pod_plan *plan, const struct rg_cidr *c, size_t
 
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].len == 0) {
-			set_err(err, errlen, "%s %s: railgate never adds a default route",
+			rg_set_err(err, errlen, "%s %s: railgate never adds a default route",
 				what, rg_pod_cidr_str(c[i], buf, sizeof(buf)));
 			return -EINVAL;
 		}
 		if (plan->n_dsts >= RG_POD_ROUTES_MAX) {
-			set_err(err, errlen, "more than %d supernets and front-end prefixes",
+			rg_set_err(err, errlen, "more than %d supernets and front-end prefixes",
 				RG_POD_ROUTES_MAX);
 			return -E2BIG;
 		}
@@ -164,7 +152,7 @@ int rg_pod_plan_from_config(const struct rg_config *cfg, const char *ifname,
 		if (rg_cidr_contains(cfg->rails[i].subnet, addr))
 			rail = &cfg->rails[i];
 	if (!rail) {
-		set_err(err, errlen, "%s address %s is in no rail of %s", ifname,
+		rg_set_err(err, errlen, "%s address %s is in no rail of %s", ifname,
 			rg_pod_ip_str(addr, ip, sizeof(ip)), cfg->path ? cfg->path : "the config");
 		return -EINVAL;
 	}
@@ -199,21 +187,21 @@ int rg_pod_plan_inline(const struct rg_cidr *supernets, size_t n_supernets,
 	rg_pod_ip_str(addr, ip, sizeof(ip));
 	rg_pod_ip_str(gateway, gw, sizeof(gw));
 	if (!n_supernets) {
-		set_err(err, errlen, "no supernet given");
+		rg_set_err(err, errlen, "no supernet given");
 		return -EINVAL;
 	}
 	if (!in_any(supernets, n_supernets, addr)) {
-		set_err(err, errlen, "%s address %s is outside every supernet (not a rail address)",
+		rg_set_err(err, errlen, "%s address %s is outside every supernet (not a rail address)",
 			ifname, ip);
 		return -EINVAL;
 	}
 	if (!in_any(supernets, n_supernets, gateway)) {
-		set_err(err, errlen, "gateway %s is outside every supernet: it must be the rail's switch address",
+		rg_set_err(err, errlen, "gateway %s is outside every supernet: it must be the rail's switch address",
 			gw);
 		return -EINVAL;
 	}
 	if (gateway == addr) {
-		set_err(err, errlen, "gateway %s is the pod's own address", gw);
+		rg_set_err(err, errlen, "gateway %s is the pod's own address", gw);
 		return -EINVAL;
 	}
 	plan->gateway = gateway;
@@ -246,7 +234,7 @@ int rg_pod_netns_open(const char *path, char *err, size_t errlen)
 	if (fd < 0) {
 		int ret = -errno;
 
-		set_err(err, errlen, "cannot open network namespace %s: %s", path, strerror(errno));
+		rg_set_err(err, errlen, "cannot open network namespace %s: %s", path, strerror(errno));
 		return ret;
 	}
 	return fd;
@@ -268,12 +256,12 @@ static int nl_connect_here(struct nl_sock **out, char *err, size_t errlen)
 
 	*out = NULL;
 	if (!sk) {
-		set_err(err, errlen, "out of memory for a netlink socket");
+		rg_set_err(err, errlen, "out of memory for a netlink socket");
 		return -ENOMEM;
 	}
 	nlret = nl_connect(sk, NETLINK_ROUTE);
 	if (nlret < 0) {
-		set_err(err, errlen, "netlink connect in the pod: %s", nl_geterror(nlret));
+		rg_set_err(err, errlen, "netlink connect in the pod: %s", nl_geterror(nlret));
 		nl_socket_free(sk);
 		return -EIO;
 	}
@@ -293,7 +281,7 @@ static int nl_connect_in(int netns_fd, struct nl_sock **out, char *err, size_t e
 	self = open(SELF_NETNS, O_RDONLY | O_CLOEXEC);
 	if (self < 0) {
 		ret = -errno;
-		set_err(err, errlen, "cannot open own network namespace: %s", strerror(errno));
+		rg_set_err(err, errlen, "cannot open own network namespace: %s", strerror(errno));
 		return ret;
 	}
 	/* Already there (an init container naming its own pod): setns would
@@ -304,14 +292,14 @@ static int nl_connect_in(int netns_fd, struct nl_sock **out, char *err, size_t e
 	}
 	if (setns(netns_fd, CLONE_NEWNET)) {
 		ret = -errno;
-		set_err(err, errlen, "cannot enter the pod's network namespace: %s", strerror(errno));
+		rg_set_err(err, errlen, "cannot enter the pod's network namespace: %s", strerror(errno));
 		close(self);
 		return ret;
 	}
 	ret = nl_connect_here(&sk, err, errlen);
 	if (setns(self, CLONE_NEWNET)) {
 		ret = -errno;
-		set_err(err, errlen, "cannot return to own network namespace: %s", strerror(errno));
+		rg_set_err(err, errlen, "cannot return to own network namespace: %s", strerror(errno));
 		if (sk)
 			nl_socket_free(sk);
 		sk = NULL;
@@ -366,14 +354,14 @@ static int load_routes(struct pod_view *v, char *err, size_t errlen)
 
 	nlret = rtnl_route_alloc_cache(v->sk, AF_INET, 0, &cache);
 	if (nlret < 0) {
-		set_err(err, errlen, "cannot list the pod's routes: %s", nl_geterror(nlret));
+		rg_set_err(err, errlen, "cannot list the pod's routes: %s", nl_geterror(nlret));
 		return -EIO;
 	}
 	n = nl_cache_nitems(cache);
 	v->routes = calloc(n ? n : 1, sizeof(*v->routes));
 	if (!v->routes) {
 		nl_cache_free(cache);
-		set_err(err, errlen, "out of memory");
+		rg_set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
@@ -409,7 +397,7 @@ static int view_open(int netns_fd, struct pod_view *v, struct rg_pod_report *rep
 		return fail(rep, RG_POD_ERR_NETNS, ret);
 	nlret = rtnl_link_alloc_cache(v->sk, AF_UNSPEC, &v->links);
 	if (nlret < 0) {
-		set_err(err, errlen, "cannot list the pod's interfaces: %s", nl_geterror(nlret));
+		rg_set_err(err, errlen, "cannot list the pod's interfaces: %s", nl_geterror(nlret));
 		view_close(v);
 		return fail(rep, RG_POD_ERR_NETLINK, -EIO);
 	}
@@ -571,7 +559,7 @@ static int change_route(struct nl_sock *sk, bool add, struct rg_cidr dst, uint32
 	int nlret;
 
 	if (!r) {
-		set_err(err, errlen, "out of memory");
+		rg_set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	nlret = add ? rtnl_route_add(sk, r, NLM_F_CREATE | NLM_F_EXCL)
@@ -581,7 +569,7 @@ static int change_route(struct nl_sock *sk, bool add, struct rg_cidr dst, uint32
 		return 0;
 	/* The kernel refuses a gateway that is not on-link with ENETUNREACH,
 	 * which libnl reports as a bare "Unspecific failure". */
-	set_err(err, errlen, "cannot %s route %s via %s dev %s: %s%s",
+	rg_set_err(err, errlen, "cannot %s route %s via %s dev %s: %s%s",
 		add ? "add" : "delete", rg_pod_cidr_str(dst, d, sizeof(d)),
 		rg_pod_ip_str(gw, g, sizeof(g)), ifname, nl_geterror(nlret),
 		add && nlret == -NLE_FAILURE ?
@@ -597,7 +585,7 @@ static int resolve_dev(struct pod_view *v, const char *ifname, struct rg_pod_rep
 	int oif = view_ifindex(v, ifname);
 
 	if (oif <= 0) {
-		set_err(err, errlen, "interface %s is not in the pod's network namespace", ifname);
+		rg_set_err(err, errlen, "interface %s is not in the pod's network namespace", ifname);
 		return fail(rep, RG_POD_ERR_NO_DEV, -ENODEV);
 	}
 	return oif;
@@ -616,7 +604,7 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 
 	if (default_via_rail(v, oif, why, sizeof(why), plan->ifname)) {
 		if (policy == RG_POD_CONFLICT_ERROR) {
-			set_err(err, errlen, "%s", why);
+			rg_set_err(err, errlen, "%s", why);
 			return fail(rep, RG_POD_ERR_CONFLICT, -EEXIST);
 		}
 		report_warn(rep, why);
@@ -626,7 +614,7 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 		if (j[i].state != PLAN_TAKEN && !j[i].shadowed)
 			continue;
 		if (policy == RG_POD_CONFLICT_ERROR) {
-			set_err(err, errlen, "%s", j[i].why);
+			rg_set_err(err, errlen, "%s", j[i].why);
 			return fail(rep, RG_POD_ERR_CONFLICT, -EEXIST);
 		}
 		report_warn(rep, j[i].why);
@@ -705,10 +693,10 @@ int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 		rg_pod_cidr_str(plan->dsts[i], d, sizeof(d));
 		rg_pod_ip_str(plan->gateway, g, sizeof(g));
 		if (j[i].state == PLAN_TAKEN)
-			set_err(err, errlen, "route %s points elsewhere: %s, railgate expects via %s dev %s",
+			rg_set_err(err, errlen, "route %s points elsewhere: %s, railgate expects via %s dev %s",
 				d, j[i].why, g, plan->ifname);
 		else
-			set_err(err, errlen, "route %s via %s dev %s is missing", d, g, plan->ifname);
+			rg_set_err(err, errlen, "route %s via %s dev %s is missing", d, g, plan->ifname);
 		ret = fail(rep, RG_POD_ERR_MISSING, -ENOENT);
 		goto out;
 	}
@@ -775,7 +763,7 @@ int rg_pod_list_addrs(int netns_fd, const char *ifname,
 	if (ifname && *ifname) {
 		want = view_ifindex(&v, ifname);
 		if (want <= 0) {
-			set_err(err, errlen, "interface %s is not in the pod's network namespace",
+			rg_set_err(err, errlen, "interface %s is not in the pod's network namespace",
 				ifname);
 			ret = -ENODEV;
 			goto out;
@@ -783,7 +771,7 @@ int rg_pod_list_addrs(int netns_fd, const char *ifname,
 	}
 	nlret = rtnl_addr_alloc_cache(v.sk, &addrs);
 	if (nlret < 0) {
-		set_err(err, errlen, "cannot list the pod's addresses: %s", nl_geterror(nlret));
+		rg_set_err(err, errlen, "cannot list the pod's addresses: %s", nl_geterror(nlret));
 		ret = -EIO;
 		goto out;
 	}

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "fib.h"
+#include "errbuf.h"
 
 /* Longest textual form of a prefix: "255.255.255.255/32". */
 #define RG_CIDR_STR_LEN 19
@@ -57,20 +58,6 @@ static const char *cidr_str(char buf[RG_CIDR_STR_LEN + 1], uint32_t addr, unsign
 	return buf;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static bool route_kind_is_leaf(uint32_t entry)
 {
 	switch (RG_ROUTE_KIND(entry)) {
@@ -90,20 +77,20 @@ static int validate_route(const struct rg_route *r, char *err, size_t errlen)
 	char p[RG_CIDR_STR_LEN + 1];
 
 	if (r->len > 32) {
-		set_err(err, errlen, "route %s: prefix length %u is longer than 32",
+		rg_set_err(err, errlen, "route %s: prefix length %u is longer than 32",
 			cidr_str(p, r->addr, r->len), r->len);
 		return -EINVAL;
 	}
 	if (r->addr & ~prefix_mask(r->len)) {
 		char net[RG_CIDR_STR_LEN + 1];
 
-		set_err(err, errlen, "route %s: host bits set (the network is %s)",
+		rg_set_err(err, errlen, "route %s: host bits set (the network is %s)",
 			cidr_str(p, r->addr, r->len),
 			cidr_str(net, r->addr & prefix_mask(r->len), r->len));
 		return -EINVAL;
 	}
 	if (!route_kind_is_leaf(r->entry)) {
-		set_err(err, errlen,
+		rg_set_err(err, errlen,
 			"route %s: entry 0x%08x has kind %u, not rail, frontend or blackhole",
 			cidr_str(p, r->addr, r->len), r->entry, RG_ROUTE_KIND(r->entry));
 		return -EINVAL;
@@ -136,7 +123,7 @@ static int sort_routes(const struct rg_route *routes, size_t n,
 
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	if (!sorted) {
-		set_err(err, errlen, "out of memory sorting %zu routes", n);
+		rg_set_err(err, errlen, "out of memory sorting %zu routes", n);
 		return -ENOMEM;
 	}
 	if (n)
@@ -148,7 +135,7 @@ static int sort_routes(const struct rg_route *routes, size_t n,
 		    sorted[i].len == sorted[i - 1].len) {
 			char p[RG_CIDR_STR_LEN + 1];
 
-			set_err(err, errlen, "route %s: duplicate prefix",
+			rg_set_err(err, errlen, "route %s: duplicate prefix",
 				cidr_str(p, sorted[i].addr, sorted[i].len));
 			free(sorted);
 			return -EINVAL;
@@ -175,7 +162,7 @@ static int alloc_image(struct rg_fib_image *img, size_t n, char *err, size_t err
 			   sizeof(*img->tbl8));
 	img->lpm = calloc(n ? n : 1, sizeof(*img->lpm));
 	if (!img->tbl24 || !img->tbl8 || !img->lpm) {
-		set_err(err, errlen, "out of memory allocating the forwarding table");
+		rg_set_err(err, errlen, "out of memory allocating the forwarding table");
 		return -ENOMEM;
 	}
 	return 0;
@@ -344,7 +331,7 @@ static int choose_expanded_zones(const struct rg_route *sorted, struct zone_plan
 
 	order = malloc((n_zones ? n_zones : 1) * sizeof(*order));
 	if (!order) {
-		set_err(err, errlen, "out of memory planning %zu zones", n_zones);
+		rg_set_err(err, errlen, "out of memory planning %zu zones", n_zones);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n_zones; i++)
@@ -369,7 +356,7 @@ static int report_tbl8_overflow(const struct fib_builder *b, char *err, size_t e
 {
 	char p[RG_CIDR_STR_LEN + 1];
 
-	set_err(err, errlen,
+	rg_set_err(err, errlen,
 		"forwarding table too large: %u /24s hold prefixes longer than /24 and need a tbl8 group each, at most %u fit (first without one: route %s)",
 		b->tbl8_needed, RG_TBL8_GROUPS,
 		cidr_str(p, b->overflow->addr, b->overflow->len));
@@ -386,7 +373,7 @@ int rg_fib_compile(const struct rg_route *routes, size_t n,
 	int ret;
 
 	if (!img || (n && !routes)) {
-		set_err(err, errlen, "no image or no routes given");
+		rg_set_err(err, errlen, "no image or no routes given");
 		return -EINVAL;
 	}
 	memset(img, 0, sizeof(*img));
@@ -400,7 +387,7 @@ int rg_fib_compile(const struct rg_route *routes, size_t n,
 
 	plans = malloc((n ? n : 1) * sizeof(*plans));
 	if (!plans) {
-		set_err(err, errlen, "out of memory planning zones of %zu routes", n);
+		rg_set_err(err, errlen, "out of memory planning zones of %zu routes", n);
 		ret = -ENOMEM;
 		goto out;
 	}
