@@ -32,6 +32,7 @@
 
 #include "netlink.h"
 #include "../maps/errbuf.h"
+#include "../maps/ipfmt.h"
 
 /*
  * The "netdev" generic netlink family, from the kernel's
@@ -84,13 +85,6 @@ struct rg_nl_watch {
 	size_t len;                  /* bytes in buf from the last recv */
 	size_t off;                  /* next message to decode */
 };
-
-static const char *ip_str(uint32_t ip, char buf[INET_ADDRSTRLEN])
-{
-	struct in_addr a = { .s_addr = htonl(ip) };
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
-}
 
 /* "eth1 (ifindex 3)" for messages; just the index when the link is gone. */
 static const char *link_str(int ifindex, char buf[IF_NAMESIZE + 24])
@@ -480,7 +474,7 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
 	struct neigh_entry e;
 	int ret;
 
-	ip_str(ip, ipbuf);
+	rg_ip_str(ip, ipbuf);
 	link_str(ifindex, dev);
 	ret = neigh_get(nl, ifindex, ip, &e);
 	if (ret == 0 && neigh_usable(&e))

@@ -22,6 +22,7 @@
 
 #include "pod_routes.h"
 #include "../maps/errbuf.h"
+#include "../maps/ipfmt.h"
 
 #define SELF_NETNS "/proc/self/ns/net"
 
@@ -63,23 +64,6 @@ static int fail(struct rg_pod_report *rep, enum rg_pod_status status, int ret)
 	if (rep)
 		rep->status = status;
 	return ret;
-}
-
-char *rg_pod_ip_str(uint32_t addr, char *buf, size_t len)
-{
-	struct in_addr in = { .s_addr = htonl(addr) };
-
-	if (!inet_ntop(AF_INET, &in, buf, len) && len)
-		buf[0] = '\0';
-	return buf;
-}
-
-char *rg_pod_cidr_str(struct rg_cidr c, char *buf, size_t len)
-{
-	char ip[INET_ADDRSTRLEN];
-
-	snprintf(buf, len, "%s/%u", rg_pod_ip_str(c.addr, ip, sizeof(ip)), c.len);
-	return buf;
 }
 
 static bool cidr_equal(struct rg_cidr a, struct rg_cidr b)
@@ -124,7 +108,7 @@ static int plan_append(struct rg_pod_plan *plan, const struct rg_cidr *c, size_t
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].len == 0) {
 			rg_set_err(err, errlen, "%s %s: railgate never adds a default route",
-				what, rg_pod_cidr_str(c[i], buf, sizeof(buf)));
+				what, rg_cidr_str(c[i].addr, c[i].len, buf));
 			return -EINVAL;
 		}
 		if (plan->n_dsts >= RG_POD_ROUTES_MAX) {
@@ -153,7 +137,7 @@ int rg_pod_plan_from_config(const struct rg_config *cfg, const char *ifname,
 			rail = &cfg->rails[i];
 	if (!rail) {
 		rg_set_err(err, errlen, "%s address %s is in no rail of %s", ifname,
-			rg_pod_ip_str(addr, ip, sizeof(ip)), cfg->path ? cfg->path : "the config");
+			rg_ip_str(addr, ip), cfg->path ? cfg->path : "the config");
 		return -EINVAL;
 	}
 	snprintf(plan->rail, sizeof(plan->rail), "%s", rail->name);
@@ -184,8 +168,8 @@ int rg_pod_plan_inline(const struct rg_cidr *supernets, size_t n_supernets,
 	ret = plan_init(plan, ifname, addr, err, errlen);
 	if (ret)
 		return ret;
-	rg_pod_ip_str(addr, ip, sizeof(ip));
-	rg_pod_ip_str(gateway, gw, sizeof(gw));
+	rg_ip_str(addr, ip);
+	rg_ip_str(gateway, gw);
 	if (!n_supernets) {
 		rg_set_err(err, errlen, "no supernet given");
 		return -EINVAL;
@@ -433,7 +417,7 @@ static const char *describe_way(struct pod_view *v, const struct pod_route *r,
 	else if (r->multipath)
 		snprintf(buf, len, "over several next hops (multipath)");
 	else if (r->has_gw)
-		snprintf(buf, len, "via %s dev %s", rg_pod_ip_str(r->gw, gw, sizeof(gw)),
+		snprintf(buf, len, "via %s dev %s", rg_ip_str(r->gw, gw),
 			 view_ifname(v, r->oif, dev, sizeof(dev)));
 	else
 		snprintf(buf, len, "dev %s", view_ifname(v, r->oif, dev, sizeof(dev)));
@@ -488,9 +472,9 @@ static void judge_prefix(struct pod_view *v, struct rg_cidr dst, uint32_t gw, in
 			continue;    /* keep the first, most telling message */
 		else
 			j->shadowed = true;
-		rg_pod_cidr_str(dst, pdst, sizeof(pdst));
+		rg_cidr_str(dst.addr, dst.len, pdst);
 		snprintf(j->why, sizeof(j->why), "the pod already routes %s %s%s%s",
-			 rg_pod_cidr_str(r->dst, rdst, sizeof(rdst)),
+			 rg_cidr_str(r->dst.addr, r->dst.len, rdst),
 			 describe_way(v, r, way, sizeof(way)),
 			 same_dst ? "" : ", a part of ", same_dst ? "" : pdst);
 	}
@@ -570,8 +554,8 @@ static int change_route(struct nl_sock *sk, bool add, struct rg_cidr dst, uint32
 	/* The kernel refuses a gateway that is not on-link with ENETUNREACH,
 	 * which libnl reports as a bare "Unspecific failure". */
 	rg_set_err(err, errlen, "cannot %s route %s via %s dev %s: %s%s",
-		add ? "add" : "delete", rg_pod_cidr_str(dst, d, sizeof(d)),
-		rg_pod_ip_str(gw, g, sizeof(g)), ifname, nl_geterror(nlret),
+		add ? "add" : "delete", rg_cidr_str(dst.addr, dst.len, d),
+		rg_ip_str(gw, g), ifname, nl_geterror(nlret),
 		add && nlret == -NLE_FAILURE ?
 		" (is the gateway inside the interface's subnet, and the interface up?)" : "");
 	return nlret == -NLE_OBJ_NOTFOUND ? -ENOENT : -EIO;
@@ -690,8 +674,8 @@ int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 		if (j[i].state == PLAN_PRESENT ||
 		    (j[i].state == PLAN_TAKEN && policy == RG_POD_CONFLICT_WARN))
 			continue;    /* present, or warned about and left alone */
-		rg_pod_cidr_str(plan->dsts[i], d, sizeof(d));
-		rg_pod_ip_str(plan->gateway, g, sizeof(g));
+		rg_cidr_str(plan->dsts[i].addr, plan->dsts[i].len, d);
+		rg_ip_str(plan->gateway, g);
 		if (j[i].state == PLAN_TAKEN)
 			rg_set_err(err, errlen, "route %s points elsewhere: %s, railgate expects via %s dev %s",
 				d, j[i].why, g, plan->ifname);

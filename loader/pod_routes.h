@@ -132,8 +132,4 @@ int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 int rg_pod_routes_del(int netns_fd, const char *ifname,
 		      struct rg_pod_report *rep, char *err, size_t errlen);
 
-/* "10.0.0.0/16" into buf; returns buf. */
-char *rg_pod_cidr_str(struct rg_cidr c, char *buf, size_t len);
-char *rg_pod_ip_str(uint32_t addr, char *buf, size_t len);
-
 #endif /* RAILGATE_POD_ROUTES_H */

@@ -7,13 +7,7 @@
 #include <arpa/inet.h>
 
 #include "resolve.h"
-
-static const char *ip_str(uint32_t host, char *buf)
-{
-	struct in_addr a = { .s_addr = htonl(host) };
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
-}
+#include "../maps/ipfmt.h"
 
 static bool is_glob(const char *s)
 {
@@ -23,14 +17,14 @@ static bool is_glob(const char *s)
 static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
 		       struct rg_link_info *up, char *err, size_t n)
 {
-	char gw[INET_ADDRSTRLEN];
+	char gw[RG_IP_STR_LEN];
 	int ifindex, ret;
 
 	if (cfg->computenet.uplink_discover) {
 		ret = rg_nl_route_get_oif(nl, cfg->computenet.gateway, &ifindex);
 		if (ret) {
 			snprintf(err, n, "computenet.uplink auto: no route to the gateway %s: %s",
-				 ip_str(cfg->computenet.gateway, gw), strerror(-ret));
+				 rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
 			return ret;
 		}
 		ret = rg_nl_link_by_index(nl, ifindex, up);
@@ -47,7 +41,7 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 		       const struct rg_link_info *up, uint8_t mac[6], FILE *log,
 		       char *err, size_t n)
 {
-	char gw[INET_ADDRSTRLEN], why[256] = "";
+	char gw[RG_IP_STR_LEN], why[256] = "";
 	int ret;
 
 	if (cfg->computenet.has_gateway_mac) {
@@ -59,12 +53,12 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 	if (ret) {
 		snprintf(err, n, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
 			 "(set computenet.gatewayMAC to skip resolution)",
-			 ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
+			 rg_ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
 		return ret;
 	}
 	if (log)
 		fprintf(log, "gateway %s is %02x:%02x:%02x:%02x:%02x:%02x on %s\n",
-			ip_str(cfg->computenet.gateway, gw), mac[0], mac[1], mac[2], mac[3],
+			rg_ip_str(cfg->computenet.gateway, gw), mac[0], mac[1], mac[2], mac[3],
 			mac[4], mac[5], up->name);
 	return 0;
 }

@@ -33,9 +33,8 @@
 
 #include "fib.h"
 #include "errbuf.h"
+#include "ipfmt.h"
 
-/* Longest textual form of a prefix: "255.255.255.255/32". */
-#define RG_CIDR_STR_LEN 19
 
 /* Length at which tbl24 stops and tbl8 takes over. */
 #define RG_TBL24_PREFIX 24
@@ -48,14 +47,6 @@ static uint32_t prefix_mask(uint8_t len)
 static bool prefix_contains(uint32_t net, uint8_t len, uint32_t addr)
 {
 	return (addr & prefix_mask(len)) == net;
-}
-
-/* Formats addr/len (host order) as dotted CIDR for messages. */
-static const char *cidr_str(char buf[RG_CIDR_STR_LEN + 1], uint32_t addr, unsigned len)
-{
-	snprintf(buf, RG_CIDR_STR_LEN + 1, "%u.%u.%u.%u/%u", addr >> 24,
-		 (addr >> 16) & 0xff, (addr >> 8) & 0xff, addr & 0xff, len);
-	return buf;
 }
 
 static bool route_kind_is_leaf(uint32_t entry)
@@ -78,21 +69,21 @@ static int validate_route(const struct rg_route *r, char *err, size_t errlen)
 
 	if (r->len > 32) {
 		rg_set_err(err, errlen, "route %s: prefix length %u is longer than 32",
-			cidr_str(p, r->addr, r->len), r->len);
+			rg_cidr_str(r->addr, r->len, p), r->len);
 		return -EINVAL;
 	}
 	if (r->addr & ~prefix_mask(r->len)) {
 		char net[RG_CIDR_STR_LEN + 1];
 
 		rg_set_err(err, errlen, "route %s: host bits set (the network is %s)",
-			cidr_str(p, r->addr, r->len),
-			cidr_str(net, r->addr & prefix_mask(r->len), r->len));
+			rg_cidr_str(r->addr, r->len, p),
+			rg_cidr_str(r->addr & prefix_mask(r->len), r->len, net));
 		return -EINVAL;
 	}
 	if (!route_kind_is_leaf(r->entry)) {
 		rg_set_err(err, errlen,
 			"route %s: entry 0x%08x has kind %u, not rail, frontend or blackhole",
-			cidr_str(p, r->addr, r->len), r->entry, RG_ROUTE_KIND(r->entry));
+			rg_cidr_str(r->addr, r->len, p), r->entry, RG_ROUTE_KIND(r->entry));
 		return -EINVAL;
 	}
 	return 0;
@@ -136,7 +127,7 @@ static int sort_routes(const struct rg_route *routes, size_t n,
 			char p[RG_CIDR_STR_LEN + 1];
 
 			rg_set_err(err, errlen, "route %s: duplicate prefix",
-				cidr_str(p, sorted[i].addr, sorted[i].len));
+				rg_cidr_str(sorted[i].addr, sorted[i].len, p));
 			free(sorted);
 			return -EINVAL;
 		}
@@ -359,7 +350,7 @@ static int report_tbl8_overflow(const struct fib_builder *b, char *err, size_t e
 	rg_set_err(err, errlen,
 		"forwarding table too large: %u /24s hold prefixes longer than /24 and need a tbl8 group each, at most %u fit (first without one: route %s)",
 		b->tbl8_needed, RG_TBL8_GROUPS,
-		cidr_str(p, b->overflow->addr, b->overflow->len));
+		rg_cidr_str(b->overflow->addr, b->overflow->len, p));
 	return -E2BIG;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cni.h"
+#include "../../maps/ipfmt.h"
 
 #define MAX_POD_IPS 16
 
@@ -256,9 +257,9 @@ static void log_report(const struct cni_env *env, const char *verb,
 			env->ifname, rep->warnings[i]);
 	for (size_t i = 0; i < rep->n_done; i++)
 		cni_log("%s %s %s: %s %s%s%s", env->command_name, env->container_id,
-			env->ifname, verb, rg_pod_cidr_str(rep->done[i], d, sizeof(d)),
+			env->ifname, verb, rg_cidr_str(rep->done[i].addr, rep->done[i].len, d),
 			plan ? " via " : "",
-			plan ? rg_pod_ip_str(plan->gateway, g, sizeof(g)) : "");
+			plan ? rg_ip_str(plan->gateway, g) : "");
 }
 
 /* prevResult, in the config's version, with the added routes appended. */
@@ -278,9 +279,9 @@ static int print_result(struct cni_netconf *nc, const struct rg_pod_plan *plan,
 		struct json_object *r = json_object_new_object();
 
 		json_object_object_add(r, "dst", json_object_new_string(
-			rg_pod_cidr_str(rep->done[i], d, sizeof(d))));
+			rg_cidr_str(rep->done[i].addr, rep->done[i].len, d)));
 		json_object_object_add(r, "gw", json_object_new_string(
-			rg_pod_ip_str(plan->gateway, g, sizeof(g))));
+			rg_ip_str(plan->gateway, g)));
 		json_object_array_add(routes, r);
 	}
 	if (printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0 ||

@@ -5,22 +5,6 @@
 
 #include "cli.h"
 
-const char *cli_ip(uint32_t host, char *buf)
-{
-	struct in_addr a = { .s_addr = htonl(host) };
-
-	inet_ntop(AF_INET, &a, buf, 16);
-	return buf;
-}
-
-const char *cli_cidr(uint32_t host, unsigned len, char *buf)
-{
-	char ip[16];
-
-	snprintf(buf, 19, "%s/%u", cli_ip(host, ip), len);
-	return buf;
-}
-
 const char *cli_mac(const uint8_t m[6], char *buf)
 {
 	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);

@@ -7,11 +7,11 @@
 #include <stdio.h>
 
 #include "../../loader/config.h"
+#include "../../maps/ipfmt.h"
 #include "../../maps/plan.h"
 
-/* Buffers: 16 bytes for an address, 19 for a CIDR, 18 for a MAC. */
-const char *cli_ip(uint32_t host, char *buf);
-const char *cli_cidr(uint32_t host, unsigned len, char *buf);
+/* Addresses and prefixes: rg_ip_str / rg_cidr_str (maps/ipfmt.h). */
+/* Buffer: 18 bytes for a MAC. */
 const char *cli_mac(const uint8_t mac[6], char *buf);
 unsigned cli_mask_len(uint32_t mask);
 

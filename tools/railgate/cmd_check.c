@@ -33,7 +33,7 @@ static void print_rails(const struct rg_config *cfg, const struct rg_plan *plan)
 		if (r->vlan > 0)
 			snprintf(vlan, sizeof(vlan), "%d", r->vlan);
 		printf("  %-3d %-12s %-18s %-15s %-5s ", rg_plan_rail_id(plan, r->name), r->name,
-		       cli_cidr(r->subnet.addr, r->subnet.len, sub), cli_ip(r->gateway, gw), vlan);
+		       rg_cidr_str(r->subnet.addr, r->subnet.len, sub), rg_ip_str(r->gateway, gw), vlan);
 		for (size_t j = 0; j < r->n_representors; j++)
 			printf("%s%s", j ? ", " : "", r->representors[j]);
 		printf("\n");
@@ -53,11 +53,11 @@ static void print_table(struct rg_plan *plan)
 
 		if (RG_ROUTE_KIND(r->entry) == RG_ROUTE_RAIL)
 			printf("  %-18s cross-rail to %s (pass from %s itself)\n",
-			       cli_cidr(r->addr, r->len, cidr), what + 5, what + 5);
+			       rg_cidr_str(r->addr, r->len, cidr), what + 5, what + 5);
 		else if (RG_ROUTE_KIND(r->entry) == RG_ROUTE_FRONTEND)
-			printf("  %-18s to the front-end via the uplink\n", cli_cidr(r->addr, r->len, cidr));
+			printf("  %-18s to the front-end via the uplink\n", rg_cidr_str(r->addr, r->len, cidr));
 		else
-			printf("  %-18s %s\n", cli_cidr(r->addr, r->len, cidr), what);
+			printf("  %-18s %s\n", rg_cidr_str(r->addr, r->len, cidr), what);
 	}
 	printf("  %-18s pass (the pod's own routes decide)\n", "anything else");
 }
@@ -98,7 +98,7 @@ int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 	printf("%s: valid (config %s, sha256 %.16s)\n", path, cfg.name, hex);
 	printf("uplink %s, gateway %s, mode %s, anti-spoof %s\n",
 	       cfg.computenet.uplink_discover ? "auto (the route to the gateway)" : cfg.computenet.uplink,
-	       cli_ip(cfg.computenet.gateway, gw), rg_config_mode_name(cfg.mode),
+	       rg_ip_str(cfg.computenet.gateway, gw), rg_config_mode_name(cfg.mode),
 	       cfg.anti_spoof ? "on" : "off");
 	print_rails(&cfg, &plan);
 	print_table(&plan);

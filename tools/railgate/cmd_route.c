@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "loader/config.h"
 #include "loader/pod_routes.h"
+#include "../../maps/ipfmt.h"
 
 #define POD_ADDRS_MAX 64
 
@@ -268,9 +269,9 @@ static void print_routes(const char *verb, const struct rg_pod_plan *plan,
 	for (size_t i = 0; i < rep->n_warnings; i++)
 		fprintf(stderr, "railgate route: warning: %s\n", rep->warnings[i]);
 	for (size_t i = 0; i < rep->n_done; i++) {
-		printf("%s %s", verb, rg_pod_cidr_str(rep->done[i], d, sizeof(d)));
+		printf("%s %s", verb, rg_cidr_str(rep->done[i].addr, rep->done[i].len, d));
 		if (plan)
-			printf(" via %s", rg_pod_ip_str(plan->gateway, g, sizeof(g)));
+			printf(" via %s", rg_ip_str(plan->gateway, g));
 		printf(" dev %s%s%s\n", ifname, plan && plan->rail[0] ? " rail " : "",
 		       plan ? plan->rail : "");
 	}

@@ -129,7 +129,7 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 	json_object_object_add(x, "mac", json_object_new_string(cli_mac(eg->uplink_mac, buf)));
 	json_object_object_add(o, "uplink", x);
 	x = json_object_new_object();
-	json_object_object_add(x, "ip", json_object_new_string(cli_ip(eg->gateway_ip, buf)));
+	json_object_object_add(x, "ip", json_object_new_string(rg_ip_str(eg->gateway_ip, buf)));
 	json_object_object_add(x, "mac", json_object_new_string(cli_mac(eg->gateway_mac, buf)));
 	json_object_object_add(o, "gateway", x);
 	json_object_object_add(o, "anti_spoof",
@@ -142,7 +142,7 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 		json_object_object_add(x, "id", json_object_new_int(i));
 		json_object_object_add(x, "name", json_object_new_string(rails[i].name));
 		json_object_object_add(x, "subnet", json_object_new_string(
-			cli_cidr(rails[i].subnet, cli_mask_len(rails[i].mask), buf)));
+			rg_cidr_str(rails[i].subnet, cli_mask_len(rails[i].mask), buf)));
 		json_object_object_add(x, "vlan", (rails[i].flags & RG_RAIL_F_VLAN)
 				       ? json_object_new_int(rails[i].vlan) : NULL);
 		json_object_array_add(arr, x);
@@ -466,7 +466,7 @@ static const char *matched_zone(const struct rg_fib_image *img, uint32_t dst, ch
 {
 	for (uint32_t i = 0; i < img->zones.count && i < RG_MAX_ZONES; i++)
 		if ((dst & img->zones.zones[i].mask) == img->zones.zones[i].net)
-			return cli_cidr(img->zones.zones[i].net, cli_mask_len(img->zones.zones[i].mask), buf);
+			return rg_cidr_str(img->zones.zones[i].net, cli_mask_len(img->zones.zones[i].mask), buf);
 	return NULL;
 }
 
@@ -530,7 +530,7 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 		char rbuf[20];
 
 		snprintf(why, sizeof(why), "%s is in rail %s (%s)", o.ip, r->name,
-			 cli_cidr(r->subnet, cli_mask_len(r->mask), rbuf));
+			 rg_cidr_str(r->subnet, cli_mask_len(r->mask), rbuf));
 		break;
 	}
 	case RG_ROUTE_FRONTEND:
