@@ -23,35 +23,18 @@ struct rg_vlan_tag {
 
 #define RG_VLAN_VID_MASK 0x0fff
 
-/* Fold a 32-bit one's complement sum to 16 bits. */
-static __always_inline __u16 rg_csum_fold(__u32 sum)
-{
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (__u16)sum;
-}
-
 /*
- * RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') when one 16-bit word of the
- * header changes from m to m'.  Byte order does not matter to one's
- * complement sums, so all three stay as they are in the packet.
+ * TTL - 1 and the header checksum with it, as the kernel's
+ * ip_decrease_ttl(): the TTL is the high byte of its 16-bit word, so the
+ * word drops by 0x0100 and the one's complement checksum rises by as much
+ * (RFC 1624 eqn. 3 with m' = m - 0x0100), the end-around carry folded in.
  */
-static __always_inline __u16 rg_csum_replace16(__u16 check, __u16 old_word, __u16 new_word)
-{
-	return (__u16)~rg_csum_fold((__u32)(__u16)~check + (__u16)~old_word + new_word);
-}
-
-/* TTL - 1 and the header checksum with it.  TTL shares its 16-bit word with
- * the protocol field: that word is the one that changes. */
 static __always_inline void rg_ipv4_dec_ttl(struct iphdr *iph)
 {
-	__u16 *ttl_word = (__u16 *)&iph->ttl;
-	__u16 old_word = *ttl_word;
-	/* TTL is the word's high byte; the caller checked TTL > 1. */
-	__u16 new_word = bpf_htons(bpf_ntohs(old_word) - 0x0100);
+	__u32 check = (__u32)iph->check + bpf_htons(0x0100);
 
-	*ttl_word = new_word;
-	iph->check = rg_csum_replace16(iph->check, old_word, new_word);
+	iph->check = (__sum16)(check + (check >= 0xffff));
+	iph->ttl--;
 }
 
 /* Word-sized views of bytes, allowed to alias them. */
