@@ -84,18 +84,31 @@ static __always_inline __u32 rg_lpm_lookup(__u32 gen, __u32 dst_be)
 	return entry ? *entry : RG_ROUTE(RG_ROUTE_NONE, 0);
 }
 
-/* Route entry of dst_be (network order) in generation gen, zones zs. */
+/* Does dst (host order) fall into zone z? */
+static __always_inline int rg_zone_match(const struct rg_zone *z, __u32 dst)
+{
+	return (dst & z->mask) == z->net;
+}
+
+/*
+ * Route entry of dst_be (network order) in generation gen, zones zs.
+ * Most configs have one supernet: zone 0 is tried before the loop, so the
+ * common frame pays one compare and no loop bookkeeping.
+ */
 static __always_inline __u32 rg_fib_lookup(__u32 gen, const struct rg_zone_set *zs,
 					   __u32 dst_be)
 {
 	__u32 dst = bpf_ntohl(dst_be);
+	__u32 count = zs->count;
 
-	for (__u32 i = 0; i < RG_MAX_ZONES; i++) {
+	if (count && rg_zone_match(&zs->zones[0], dst))
+		return rg_zone_lookup(gen, &zs->zones[0], dst);
+	for (__u32 i = 1; i < RG_MAX_ZONES; i++) {
 		const struct rg_zone *z = &zs->zones[i];
 
-		if (i >= zs->count)
+		if (i >= count)
 			break;
-		if ((dst & z->mask) == z->net)
+		if (rg_zone_match(z, dst))
 			return rg_zone_lookup(gen, z, dst);
 	}
 	if (zs->use_lpm)

@@ -51,12 +51,10 @@ static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decisi
 	}
 	d->rail_slot = d->src_rep->rail_id;
 
-	d->stat = rg_parse_eth(f);
+	d->stat = rg_parse(f);
 	if (d->stat != RG_CONTINUE)
 		return;
-	d->stat = rg_parse_ipv4(f, &iph);
-	if (d->stat != RG_CONTINUE)
-		return;
+	iph = rg_frame_iph(f);
 
 	g = rg_generation_of(gen);
 	if (!g) {
@@ -97,41 +95,54 @@ static __always_inline struct rg_frame rg_xdp_frame(struct xdp_md *ctx)
 }
 
 /*
+ * The rewrite and redirect once the headers sit where they are: the
+ * uplink's MACs, TTL - 1.  Returns the XDP action.
+ *
+ * The loader puts the uplink into rg_tx_ports before it sets
+ * EGRESS_F_VALID, so a miss is a race with a reload; the frame is
+ * rewritten already, so it cannot be passed: it is dropped, counted.
+ */
+static __always_inline int rg_xdp_rewrite_redirect(struct ethhdr *eth, struct iphdr *iph,
+						   struct rg_decision *d)
+{
+	rg_set_macs(eth, d->egress);
+	rg_ipv4_dec_ttl(iph);
+	if (bpf_redirect_map(&rg_tx_ports, d->egress->uplink_ifindex, 0) == XDP_REDIRECT)
+		return XDP_REDIRECT;
+	d->stat = RG_DROP_REDIRECT_FAILED;
+	return XDP_DROP;
+}
+
+/*
  * Steps 7-8 for XDP: make room for the tag if the source rail has one,
  * rewrite, redirect.  Returns the XDP action; a failure turns d->stat into
  * DROP_REDIRECT_FAILED.
+ *
+ * An untagged rail rewrites through the pointers the decision checked;
+ * only bpf_xdp_adjust_head moves the frame, and only after it are the
+ * pointers derived (and checked) again.
  */
-static __always_inline int rg_xdp_forward(struct xdp_md *ctx, struct rg_decision *d)
+static __always_inline int rg_xdp_forward(struct xdp_md *ctx, const struct rg_frame *f,
+					  struct rg_decision *d)
 {
-	const int tagged = d->src_rep->flags & RG_REP_F_VLAN;
 	void *data, *data_end;
 	struct ethhdr *eth;
 	struct iphdr *iph;
-	long action;
+
+	if (!(d->src_rep->flags & RG_REP_F_VLAN))
+		return rg_xdp_rewrite_redirect(f->data, rg_frame_iph(f), d);
 
 	/* Fails with the frame untouched (no headroom): nothing written yet. */
-	if (tagged && bpf_xdp_adjust_head(ctx, -(int)sizeof(struct rg_vlan_tag)))
+	if (bpf_xdp_adjust_head(ctx, -(int)sizeof(struct rg_vlan_tag)))
 		goto failed;
 	data = (void *)(long)ctx->data;
 	data_end = (void *)(long)ctx->data_end;
 	eth = data;
-	iph = data + ETH_HLEN + (tagged ? sizeof(struct rg_vlan_tag) : 0);
+	iph = data + ETH_HLEN + sizeof(struct rg_vlan_tag);
 	if ((void *)(iph + 1) > data_end)
 		goto failed;           /* cannot happen: parsed before the adjust */
-
-	if (tagged)
-		rg_write_vlan_tag(eth, d->src_rep->vlan);
-	rg_set_macs(eth, d->egress);
-	rg_ipv4_dec_ttl(iph);
-
-	/*
-	 * The loader puts the uplink into rg_tx_ports before it sets
-	 * EGRESS_F_VALID, so a miss is a race with a reload; the frame is
-	 * rewritten already, so it cannot be passed: drop it, counted.
-	 */
-	action = bpf_redirect_map(&rg_tx_ports, d->egress->uplink_ifindex, 0);
-	if (action == XDP_REDIRECT)
-		return XDP_REDIRECT;
+	rg_write_vlan_tag(eth, d->src_rep->vlan);
+	return rg_xdp_rewrite_redirect(eth, iph, d);
 failed:
 	d->stat = RG_DROP_REDIRECT_FAILED;
 	return XDP_DROP;
@@ -146,7 +157,7 @@ int railgate_xdp(struct xdp_md *ctx)
 
 	rg_decide(&f, &d);
 	if (rg_verdict_is_forward(d.stat))
-		action = rg_xdp_forward(ctx, &d);
+		action = rg_xdp_forward(ctx, &f, &d);
 	else
 		action = rg_verdict_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
 	rg_count(d.rail_slot, d.stat, f.len);
