@@ -464,7 +464,7 @@ static void test_l2_broadcast_multicast(void **state)
 	}
 }
 
-/* Tagged frames are not ours (see rg_parse_eth).  At TC the stack untags
+/* Tagged frames are not ours (see rg_parse_short).  At TC the stack untags
  * into metadata before the hook, which test_run cannot set up; here the tag
  * is in the frame, which TC also honours (an inner tag of QinQ stays there). */
 static void test_tagged(void **state)
@@ -490,7 +490,7 @@ static void test_tagged(void **state)
  * Frames shorter than the Ethernet header itself cannot be fed to the
  * program on 6.18: test_run wants ETH_HLEN bytes after the XDP metadata,
  * and bpf_xdp_adjust_head/tail refuse to go below ETH_HLEN, so that branch
- * of rg_parse_eth is defensive (a driver handing XDP a runt) and untested.
+ * of rg_parse_short is defensive (a driver handing XDP a runt) and untested.
  */
 static void test_truncated_every_offset(void **state)
 {
