@@ -47,20 +47,6 @@ cm_publish() {
 	[ -L "$CONF" ] || ln -s ..data/railgate.yaml "$CONF"
 }
 
-# add_pod R: pod R with net1 10.0.R.10/24, peer pfRvf0 on the node, as
-# onenode_up makes pods 0..2 (the VF of a pod scheduled later).
-add_pod() {
-	local r=$1 p="$ON-pod$1"
-	ip netns add "$p"
-	ip -n "$p" link set lo up
-	ip -n "$ON-node" link add "pf${r}vf0" type veth peer name net1 netns "$p"
-	ip -n "$ON-node" link set "pf${r}vf0" up
-	ip -n "$p" addr add "10.0.$r.10/24" dev net1
-	ip -n "$p" link set net1 up
-	ip netns exec "$p" ethtool -K net1 tx off >/dev/null
-	ip -n "$p" neigh add "10.0.$r.1" lladdr "$GW_MAC_RAIL" dev net1 nud permanent
-	ip -n "$p" route add 10.0.0.0/16 via "10.0.$r.1" dev net1
-}
 
 # daemon_start ARGS...: railgate run in the node namespace, log in $LOG.
 daemon_start() {
@@ -107,7 +93,7 @@ check_eq "reloads_total{result=\"ok\"} starts at 0" 0 "$(metric 'railgate_reload
 
 # ---- a pod scheduled later: its VF appears and is attached within a second ---
 start=$(now_ms)
-add_pod 3
+onenode_add_pod 3   # the VF of a pod scheduled after the daemon started
 wait_for 3 rep_rail_is pf3vf0 rail3
 elapsed=$(( $(now_ms) - start ))
 if rep_rail_is pf3vf0 rail3 && [ "$elapsed" -le 1000 ]; then
@@ -124,7 +110,7 @@ check "pf3vf0 forgotten once it vanished" wait_for 2 rep_gone pf3vf0
 check "three links of ours left" wait_for 2 links_are 3
 
 # ---- ConfigMap update adding rail4, under traffic on rail0 -----------------------
-add_pod 4
+onenode_add_pod 4
 onenode_config "$TMP/five.yaml" tc 5
 sed -i 's/uplink: uplink0/uplink: auto/' "$TMP/five.yaml"
 gen0=$(jq_status .config_generation)

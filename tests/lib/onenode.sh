@@ -34,22 +34,28 @@ onenode_up() {
 	ip -n "$sw" addr add 10.0.2.20/32 dev lo
 	ip netns exec "$sw" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.up0.rp_filter=0
 	for r in 0 1 2; do
-		local p="$ON-pod$r"
-		ip netns add "$p"
-		ip -n "$p" link set lo up
-		ip -n "$n" link add "pf${r}vf0" type veth peer name net1 netns "$p"
-		ip -n "$n" link set "pf${r}vf0" up
-		ip -n "$p" addr add "10.0.$r.10/24" dev net1
-		ip -n "$p" link set net1 up
-		# A VF's NIC finishes checksums before the wire; a veth leaves them
-		# partial in skb metadata, which native XDP does not carry.
-		ip netns exec "$p" ethtool -K net1 tx off >/dev/null
-		ip -n "$p" neigh add "10.0.$r.1" lladdr "$GW_MAC_RAIL" dev net1 nud permanent
-		ip -n "$p" route add 10.0.0.0/16 via "10.0.$r.1" dev net1
+		onenode_add_pod "$r"
 	done
 	ON_PIN=$(mktemp -d "/tmp/$ON-pins.XXXX")
 	mount -t bpf bpf "$ON_PIN"
 	export RAILGATE_PIN_DIR="$ON_PIN/railgate"
+}
+
+# onenode_add_pod R: pod R (net1 10.0.R.10/24) and its representor pfRvf0 on
+# the node; also how a test adds the VF of a pod scheduled later.
+onenode_add_pod() {
+	local r=$1 p="$ON-pod$1"
+	ip netns add "$p"
+	ip -n "$p" link set lo up
+	ip -n "$ON-node" link add "pf${r}vf0" type veth peer name net1 netns "$p"
+	ip -n "$ON-node" link set "pf${r}vf0" up
+	ip -n "$p" addr add "10.0.$r.10/24" dev net1
+	ip -n "$p" link set net1 up
+	# A VF's NIC finishes checksums before the wire; a veth leaves them
+	# partial in skb metadata, which native XDP does not carry.
+	ip netns exec "$p" ethtool -K net1 tx off >/dev/null
+	ip -n "$p" neigh add "10.0.$r.1" lladdr "$GW_MAC_RAIL" dev net1 nud permanent
+	ip -n "$p" route add 10.0.0.0/16 via "10.0.$r.1" dev net1
 }
 
 onenode_down() {
