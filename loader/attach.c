@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Attach through links; see attach.h. */
+/* Attach through links, or clsact filters where tcx is missing; see attach.h. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <net/if.h>
 #include <linux/if_link.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "attach.h"
 
@@ -74,6 +78,10 @@ int rg_attach_link(int prog_fd, int ifindex, enum rg_attach_mode mode, int *link
 		return attach_xdp(prog_fd, ifindex, XDP_FLAGS_SKB_MODE, link_fd, err, errlen);
 	case RG_MODE_TC:
 		return attach_tcx(prog_fd, ifindex, link_fd, err, errlen);
+	case RG_MODE_TC_CLSACT:
+		snprintf(err, errlen, "ifindex %d: a clsact filter is not a link "
+			 "(use rg_clsact_attach)", ifindex);
+		return -EINVAL;
 	case RG_MODE_NONE:
 		break;
 	}
@@ -91,4 +99,187 @@ int rg_link_ifindex(int link_fd)
 		return -errno;
 	/* xdp.ifindex and tcx.ifindex share the union's first word. */
 	return (int)info.xdp.ifindex;
+}
+
+/* ---- tc without tcx: railgate's clsact filter ----------------------------- */
+
+bool rg_attach_mode_is_tc(enum rg_attach_mode mode)
+{
+	return mode == RG_MODE_TC || mode == RG_MODE_TC_CLSACT;
+}
+
+/* Kernels before 6.6 know no tcx attach type and refuse even a query of it
+ * with EINVAL; the query changes nothing on the device. */
+static bool kernel_has_tcx(int ifindex)
+{
+	__u32 count = 0;
+
+	return bpf_prog_query(ifindex, RG_BPF_TCX_INGRESS, 0, NULL, NULL, &count) == 0 ||
+	       errno != EINVAL;
+}
+
+int rg_tc_attach_mode(int probe_ifindex, char *err, size_t errlen)
+{
+	const char *want = getenv(RG_TC_ATTACH_ENV);
+
+	if (want && !strcmp(want, "clsact"))
+		return RG_MODE_TC_CLSACT;
+	if (want && !strcmp(want, "tcx"))
+		return RG_MODE_TC;
+	if (want && *want && strcmp(want, "auto")) {
+		snprintf(err, errlen, "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV,
+			 want);
+		return -EINVAL;
+	}
+	/* lo (ifindex 1) exists in every namespace when there is nothing to probe */
+	return kernel_has_tcx(probe_ifindex > 0 ? probe_ifindex : 1) ? RG_MODE_TC
+								    : RG_MODE_TC_CLSACT;
+}
+
+static void ingress_hook(struct bpf_tc_hook *hook, int ifindex)
+{
+	memset(hook, 0, sizeof(*hook));
+	hook->sz = sizeof(*hook);
+	hook->ifindex = ifindex;
+	hook->attach_point = BPF_TC_INGRESS;
+}
+
+static void our_filter(struct bpf_tc_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->sz = sizeof(*opts);
+	opts->handle = RG_TC_HANDLE;
+	opts->priority = RG_TC_PRIORITY;
+}
+
+/*
+ * libbpf prints the kernel's extended ack of every refused tc request on
+ * stderr.  Asking whether a filter or a qdisc is there is refused whenever
+ * it is not, which is no error: those questions go out with that one kind
+ * of message muted, everything else still reaches the previous printer.
+ * Only the thread that applies a config asks, so the swap does not race.
+ */
+static libbpf_print_fn_t loud_print;
+
+static int print_but_kernel_acks(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN && strstr(fmt, "Kernel error message"))
+		return 0;
+	return loud_print ? loud_print(level, fmt, ap) : 0;
+}
+
+static void mute_kernel_acks(void)
+{
+	loud_print = libbpf_set_print(print_but_kernel_acks);
+}
+
+static void unmute_kernel_acks(void)
+{
+	libbpf_set_print(loud_print);
+}
+
+static bool prog_is_ours(__u32 prog_id)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(prog_id);
+	bool ours;
+
+	if (fd < 0)
+		return false;
+	memset(&info, 0, sizeof(info));
+	ours = !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	       !strncmp(info.name, RG_TC_PROG_NAME, sizeof(info.name));
+	close(fd);
+	return ours;
+}
+
+/* What sits at railgate's handle and priority on ifindex's ingress. */
+enum filter_slot { SLOT_EMPTY, SLOT_OURS, SLOT_FOREIGN };
+
+static int query_slot(int ifindex, enum filter_slot *slot)
+{
+	struct bpf_tc_hook hook;
+	struct bpf_tc_opts opts;
+	int ret;
+
+	ingress_hook(&hook, ifindex);
+	our_filter(&opts);
+	mute_kernel_acks();
+	ret = bpf_tc_query(&hook, &opts);
+	unmute_kernel_acks();
+	if (ret == -ENOENT || ret == -EINVAL || ret == -ENODEV) {
+		/* no filter there, no clsact qdisc (EINVAL), or no device */
+		*slot = SLOT_EMPTY;
+		return 0;
+	}
+	if (ret)
+		return ret;
+	*slot = prog_is_ours(opts.prog_id) ? SLOT_OURS : SLOT_FOREIGN;
+	return 0;
+}
+
+int rg_clsact_query(int ifindex)
+{
+	enum filter_slot slot;
+	int ret = query_slot(ifindex, &slot);
+
+	return ret ? ret : slot == SLOT_OURS;
+}
+
+int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
+{
+	struct bpf_tc_hook hook;
+	struct bpf_tc_opts opts;
+	enum filter_slot slot;
+	char name[IF_NAMESIZE];
+	int ret;
+
+	ifname_or_index(ifindex, name);
+	ingress_hook(&hook, ifindex);
+	/* clsact may be there already (another tool's, or ours): reuse it */
+	mute_kernel_acks();
+	ret = bpf_tc_hook_create(&hook);
+	unmute_kernel_acks();
+	if (ret && ret != -EEXIST) {
+		snprintf(err, errlen, "%s: cannot create the clsact qdisc: %s", name,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = query_slot(ifindex, &slot);
+	if (ret) {
+		snprintf(err, errlen, "%s: cannot list the tc ingress filters: %s", name,
+			 strerror(-ret));
+		return ret;
+	}
+	if (slot == SLOT_FOREIGN) {
+		snprintf(err, errlen, "%s: another program's tc filter holds railgate's handle "
+			 "0x%x and priority 0x%x; railgate never replaces it", name,
+			 RG_TC_HANDLE, RG_TC_PRIORITY);
+		return -EEXIST;
+	}
+	our_filter(&opts);
+	opts.prog_fd = prog_fd;
+	if (slot == SLOT_OURS)
+		opts.flags = BPF_TC_F_REPLACE;
+	ret = bpf_tc_attach(&hook, &opts);
+	if (ret)
+		snprintf(err, errlen, "%s: attaching the tc (clsact ingress) filter failed: %s",
+			 name, strerror(-ret));
+	return ret;
+}
+
+int rg_clsact_detach(int ifindex)
+{
+	struct bpf_tc_hook hook;
+	struct bpf_tc_opts opts;
+	enum filter_slot slot;
+	int ret = query_slot(ifindex, &slot);
+
+	if (ret || slot != SLOT_OURS)
+		return ret;
+	ingress_hook(&hook, ifindex);
+	our_filter(&opts);
+	ret = bpf_tc_detach(&hook, &opts);
+	return ret == -ENOENT ? 0 : ret;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -275,16 +276,68 @@ static int attached_cmp(const void *a, const void *b)
 	return x->ifindex != y->ifindex ? x->ifindex - y->ifindex : (int)x->mode - (int)y->mode;
 }
 
-int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, size_t *count)
+/*
+ * The interfaces whose representor entry says clsact in either generation
+ * (a filter has no pin: the entries are its record).  Both generations, so
+ * that one the new config dropped is still found, and retired, after the
+ * flip.  Returns how many ifindexes went to out (RG_MAX_IFINDEX room).
+ */
+static size_t clsact_ifindexes(const struct rg_representor *reps, int *out)
+{
+	size_t n = 0;
+
+	for (uint32_t ifindex = 1; ifindex < RG_MAX_IFINDEX; ifindex++) {
+		for (unsigned gen = 0; gen < RG_GENERATIONS; gen++) {
+			if (reps[(size_t)gen * RG_MAX_IFINDEX + ifindex].mode == RG_MODE_TC_CLSACT) {
+				out[n++] = (int)ifindex;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+static int append_attached(struct rg_attached **list, size_t *n, const struct rg_attached *a)
+{
+	struct rg_attached *nl = realloc(*list, (*n + 1) * sizeof(*nl));
+
+	if (!nl)
+		return -ENOMEM;
+	*list = nl;
+	nl[(*n)++] = *a;
+	return 0;
+}
+
+/* Add railgate's clsact filters (alive: the filter is there, running ours). */
+static int list_clsact(const struct rg_datapath *dp, struct rg_attached **list, size_t *n)
+{
+	int *ifindexes;
+	size_t found;
+	int ret = 0;
+
+	if (!dp->maps.reps)
+		return 0;
+	ifindexes = malloc(RG_MAX_IFINDEX * sizeof(*ifindexes));
+	if (!ifindexes)
+		return -ENOMEM;
+	found = clsact_ifindexes(dp->maps.reps, ifindexes);
+	for (size_t i = 0; i < found && !ret; i++) {
+		struct rg_attached a = { .ifindex = ifindexes[i], .mode = RG_MODE_TC_CLSACT };
+
+		a.alive = rg_clsact_query(a.ifindex) == 1;
+		ret = append_attached(list, n, &a);
+	}
+	free(ifindexes);
+	return ret;
+}
+
+/* Add the links pinned under dp->dir/links. */
+static int list_pinned_links(const struct rg_datapath *dp, struct rg_attached **list, size_t *n)
 {
 	char dir[PATH_MAX];
-	struct rg_attached *list = NULL;
 	struct dirent *de;
-	size_t n = 0;
 	DIR *d;
 
-	*out = NULL;
-	*count = 0;
 	path_join(dir, sizeof(dir), dp->dir, "links");
 	d = opendir(dir);
 	if (!d)
@@ -302,17 +355,30 @@ int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, si
 		a.alive = fd >= 0 && rg_link_ifindex(fd) == a.ifindex;
 		if (fd >= 0)
 			close(fd);
-		struct rg_attached *nl = realloc(list, (n + 1) * sizeof(*nl));
-
-		if (!nl) {
+		if (append_attached(list, n, &a)) {
 			closedir(d);
-			free(list);
 			return -ENOMEM;
 		}
-		list = nl;
-		list[n++] = a;
 	}
 	closedir(d);
+	return 0;
+}
+
+int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, size_t *count)
+{
+	struct rg_attached *list = NULL;
+	size_t n = 0;
+	int ret;
+
+	*out = NULL;
+	*count = 0;
+	ret = list_pinned_links(dp, &list, &n);
+	if (!ret)
+		ret = list_clsact(dp, &list, &n);
+	if (ret) {
+		free(list);
+		return ret;
+	}
 	if (n)
 		qsort(list, n, sizeof(*list), attached_cmp);
 	*out = list;
@@ -397,7 +463,8 @@ static const char *ifname(int ifindex, char *buf)
 /* One representor newly attached by this apply, for rollback. */
 struct rg_new_link {
 	int  ifindex;
-	char pin[PATH_MAX];
+	enum rg_attach_mode mode;
+	char pin[PATH_MAX];          /* "" for a clsact filter */
 	struct rg_representor old_rep;
 };
 
@@ -413,6 +480,15 @@ static void detach_pin(const char *pin)
 		close(fd);
 	}
 	unlink(pin);
+}
+
+/* Take one attachment away: a pinned link, or railgate's clsact filter. */
+static void detach_attachment(enum rg_attach_mode mode, int ifindex, const char *pin)
+{
+	if (mode == RG_MODE_TC_CLSACT)
+		rg_clsact_detach(ifindex);
+	else
+		detach_pin(pin);
 }
 
 static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
@@ -448,6 +524,28 @@ static void uplinks_retire(struct rg_datapath *dp, uint32_t keep)
 		bpf_map_delete_elem(fd, &stale[i]);
 }
 
+/* Attach the program of nl->mode to nl->ifindex; a link is pinned at nl->pin. */
+static int attach_one(struct rg_datapath *dp, struct rg_new_link *nl, char *err, size_t n)
+{
+	int prog_fd = dp->prog_fd[rg_attach_mode_is_tc(nl->mode) ? RG_PROG_TC : RG_PROG_XDP];
+	int link_fd, ret;
+
+	if (nl->mode == RG_MODE_TC_CLSACT)
+		return rg_clsact_attach(prog_fd, nl->ifindex, err, n);
+	ret = rg_attach_link(prog_fd, nl->ifindex, nl->mode, &link_fd, err, n);
+	if (ret)
+		return ret;
+	link_pin_path(dp, nl->ifindex, nl->mode, nl->pin, sizeof(nl->pin));
+	unlink(nl->pin);
+	if (bpf_obj_pin(link_fd, nl->pin)) {
+		ret = -errno;
+		snprintf(err, n, "cannot pin %s: %s", nl->pin, strerror(-ret));
+		nl->pin[0] = '\0';
+	}
+	close(link_fd);     /* pinned: the pin holds it; not pinned: closing detaches it */
+	return ret;
+}
+
 static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			   const struct rg_attached *links, size_t n_links,
 			   struct rg_new_link *added, size_t *n_added, FILE *log,
@@ -472,9 +570,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 	for (size_t i = 0; i < plan->n_reps; i++) {
 		const struct rg_plan_rep *pr = &plan->reps[i];
 		struct rg_new_link *nl = &added[*n_added];
-		enum rg_prog_id prog = pr->mode == RG_MODE_TC ? RG_PROG_TC : RG_PROG_XDP;
 		struct rg_representor rep;
-		int link_fd;
 
 		if (find_link(links, n_links, pr->ifindex, pr->mode))
 			continue;   /* already attached in this mode: never twice */
@@ -499,29 +595,20 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 		/* Native and generic XDP cannot coexist on one device: an XDP
 		 * mode change detaches first (a short gap, said in the log). */
 		for (size_t j = 0; j < n_links; j++) {
-			if (links[j].ifindex == pr->ifindex && links[j].mode != RG_MODE_TC &&
-			    pr->mode != RG_MODE_TC && links[j].mode != pr->mode) {
+			if (links[j].ifindex == pr->ifindex && !rg_attach_mode_is_tc(links[j].mode) &&
+			    !rg_attach_mode_is_tc(pr->mode) && links[j].mode != pr->mode) {
 				detach_pin(links[j].pin);
 				logf_(log, "%s: detached %s to switch XDP mode", pr->name,
 				      rg_attach_mode_name(links[j].mode));
 			}
 		}
 		nl->ifindex = pr->ifindex;
-		ret = rg_attach_link(dp->prog_fd[prog], pr->ifindex, pr->mode, &link_fd, err, n);
+		nl->mode = (enum rg_attach_mode)pr->mode;
+		ret = attach_one(dp, nl, err, n);
 		if (ret) {
 			rep_write(dp, pr->ifindex, &nl->old_rep);
 			return ret;
 		}
-		link_pin_path(dp, pr->ifindex, pr->mode, nl->pin, sizeof(nl->pin));
-		unlink(nl->pin);
-		if (bpf_obj_pin(link_fd, nl->pin)) {
-			ret = -errno;
-			snprintf(err, n, "cannot pin %s: %s", nl->pin, strerror(-ret));
-			close(link_fd);     /* not pinned: closing detaches it */
-			rep_write(dp, pr->ifindex, &nl->old_rep);
-			return ret;
-		}
-		close(link_fd);
 		(*n_added)++;
 		logf_(log, "attached %s (rail %s) in %s mode", ifname(pr->ifindex, name),
 		      plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
@@ -532,7 +619,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		detach_pin(added[i].pin);
+		detach_attachment(added[i].mode, added[i].ifindex, added[i].pin);
 		rep_write(dp, added[i].ifindex, &added[i].old_rep);
 	}
 }
@@ -554,7 +641,7 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 		/* kept, or re-attached at the same pin by attach_new_reps */
 		if (pr && pr->mode == links[i].mode)
 			continue;
-		detach_pin(links[i].pin);
+		detach_attachment(links[i].mode, links[i].ifindex, links[i].pin);
 		if (!pr) {
 			rg_map_set_del_representor(&dp->maps, retired_gen,
 						   (uint32_t)links[i].ifindex, NULL, 0);
@@ -567,8 +654,57 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 	}
 }
 
-int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
+/*
+ * The plan as this kernel attaches it: tc mode becomes tcx or clsact
+ * (rg_tc_attach_mode), decided once per apply so that every representor
+ * entry records how its interface is really attached.  out starts as a
+ * copy of plan and gets reps of its own, which the caller frees.
+ */
+static int resolve_tc_mode(const struct rg_plan *plan, struct rg_plan *out,
+			   char *err, size_t n)
+{
+	struct rg_plan_rep *reps = calloc(plan->n_reps + 1, sizeof(*reps));
+	int tc_mode = RG_MODE_TC;
+	bool probed = false;
+
+	if (!reps) {
+		snprintf(err, n, "out of memory");
+		return -ENOMEM;
+	}
+	out->reps = reps;
+	for (size_t i = 0; i < plan->n_reps; i++) {
+		reps[i] = plan->reps[i];
+		if (reps[i].mode != RG_MODE_TC)
+			continue;
+		if (!probed) {
+			tc_mode = rg_tc_attach_mode(reps[i].ifindex, err, n);
+			if (tc_mode < 0)
+				return tc_mode;
+			probed = true;
+		}
+		reps[i].mode = (uint8_t)tc_mode;
+	}
+	return 0;
+}
+
+static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
+			  const uint8_t digest[32], FILE *log, char *err, size_t n);
+
+int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *requested,
 		      const uint8_t digest[32], FILE *log, char *err, size_t n)
+{
+	struct rg_plan plan = *requested;
+	int ret = resolve_tc_mode(requested, &plan, err, n);
+
+	if (!ret)
+		ret = apply_resolved(dp, &plan, digest, log, err, n);
+	if (plan.reps != requested->reps)
+		free(plan.reps);
+	return ret;
+}
+
+static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
+			  const uint8_t digest[32], FILE *log, char *err, size_t n)
 {
 	struct rg_fib_image img = { 0 };
 	struct rg_attached *links = NULL;
@@ -676,6 +812,39 @@ static void detach_links_in(const char *dir)
 	closedir(d);
 }
 
+/*
+ * Remove railgate's clsact filters from the interfaces that the pinned
+ * representor map of version dir vdir records as clsact.  Only this map
+ * is opened, so a half-broken state (another pin missing) still comes
+ * down.  The clsact qdiscs stay: railgate cannot tell one it created from
+ * one that was there before, and an empty clsact costs nothing.
+ */
+static void detach_clsact_in(const char *vdir)
+{
+	size_t bytes = (size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor);
+	char pin[PATH_MAX];
+	int *ifindexes;
+	void *reps;
+	int fd;
+
+	snprintf(pin, sizeof(pin), "%s/maps/%s", vdir, RG_MAP_REPRESENTORS);
+	fd = bpf_obj_get(pin);
+	if (fd < 0)
+		return;
+	reps = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+	ifindexes = malloc(RG_MAX_IFINDEX * sizeof(*ifindexes));
+	if (reps != MAP_FAILED && ifindexes) {
+		size_t found = clsact_ifindexes(reps, ifindexes);
+
+		for (size_t i = 0; i < found; i++)
+			rg_clsact_detach(ifindexes[i]);
+	}
+	free(ifindexes);
+	if (reps != MAP_FAILED)
+		munmap(reps, bytes);
+	close(fd);
+}
+
 int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
 {
 	struct dirent *de;
@@ -701,6 +870,8 @@ int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
 		detach_links_in(links);
 		remove_tree(links);
 		snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
+		if (ver == RG_ABI_VERSION)   /* the only layout this loader can read */
+			detach_clsact_in(links);
 		remove_tree(links);
 		found++;
 	}

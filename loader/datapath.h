@@ -7,6 +7,9 @@
  *   v<ABI>/maps/<map>        every map of maps/rg_abi.h
  *   v<ABI>/progs/xdp, tc     the two entry points
  *   v<ABI>/links/if<N>-<mode> (bpffs refuses dots in names) one link per attached interface (ifindex N)
+ * A clsact filter (tc mode without tcx, RG_MODE_TC_CLSACT) has no link to
+ * pin: the representor entries record its mode, and the filter is found by
+ * asking tc for railgate's handle and priority on those interfaces.
  * The ABI version in the path means a loader never reuses maps whose
  * layout it does not know.  Concurrent loaders serialise on flock(root).
  */
@@ -35,12 +38,13 @@ struct rg_datapath {
 	struct railgate *skel;       /* set when this process loaded the object */
 };
 
-/* An interface the datapath is attached to, as read from the link pins. */
+/* An interface the datapath is attached to, as read from the link pins
+ * and, for clsact filters, from the representor entries and tc. */
 struct rg_attached {
 	int  ifindex;
 	enum rg_attach_mode mode;
-	bool alive;                  /* the link still has its device */
-	char pin[PATH_MAX];
+	bool alive;                  /* the link still has its device; the filter is there */
+	char pin[PATH_MAX];          /* "" for a clsact filter */
 };
 
 /* Lock the pin root (creating it); every other call needs this first. */

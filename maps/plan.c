@@ -18,6 +18,7 @@ const char *rg_attach_mode_name(enum rg_attach_mode mode)
 	case RG_MODE_XDP:         return "xdp";
 	case RG_MODE_XDP_GENERIC: return "xdp-generic";
 	case RG_MODE_TC:          return "tc";
+	case RG_MODE_TC_CLSACT:   return "tc-clsact";
 	case RG_MODE_NONE:        break;
 	}
 	return "none";

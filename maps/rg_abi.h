@@ -196,7 +196,8 @@ enum rg_attach_mode {
 	RG_MODE_NONE = 0,
 	RG_MODE_XDP,                 /* native XDP */
 	RG_MODE_XDP_GENERIC,         /* skb-mode XDP: only when asked for */
-	RG_MODE_TC,                  /* tc clsact/tcx ingress */
+	RG_MODE_TC,                  /* tc ingress through a tcx link (Linux >= 6.6) */
+	RG_MODE_TC_CLSACT,           /* tc ingress as a clsact filter (no tcx: older kernels) */
 };
 
 #define RG_REP_F_VALID    (1u << 0)
