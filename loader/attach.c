@@ -178,13 +178,33 @@ static void unmute_kernel_acks(void)
 	libbpf_set_print(loud_print);
 }
 
-static bool prog_is_ours(__u32 prog_id)
+__u32 rg_prog_id(int prog_fd)
 {
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
-	int fd = bpf_prog_get_fd_by_id(prog_id);
+
+	memset(&info, 0, sizeof(info));
+	if (prog_fd < 0 || bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return 0;
+	return info.id;
+}
+
+/*
+ * Ours: the program railgate runs now, or one called railgate_tc (a filter
+ * left by an earlier load of the programs).  The name needs
+ * BPF_PROG_GET_FD_BY_ID, which takes CAP_SYS_ADMIN: the capability-only
+ * DaemonSet recognises its own filter by the id alone.
+ */
+static bool prog_is_ours(__u32 prog_id, __u32 our_prog_id)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd;
 	bool ours;
 
+	if (our_prog_id && prog_id == our_prog_id)
+		return true;
+	fd = bpf_prog_get_fd_by_id(prog_id);
 	if (fd < 0)
 		return false;
 	memset(&info, 0, sizeof(info));
@@ -197,7 +217,7 @@ static bool prog_is_ours(__u32 prog_id)
 /* What sits at railgate's handle and priority on ifindex's ingress. */
 enum filter_slot { SLOT_EMPTY, SLOT_OURS, SLOT_FOREIGN };
 
-static int query_slot(int ifindex, enum filter_slot *slot)
+static int query_slot(int ifindex, __u32 our_prog_id, enum filter_slot *slot)
 {
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts opts;
@@ -215,16 +235,23 @@ static int query_slot(int ifindex, enum filter_slot *slot)
 	}
 	if (ret)
 		return ret;
-	*slot = prog_is_ours(opts.prog_id) ? SLOT_OURS : SLOT_FOREIGN;
+	*slot = prog_is_ours(opts.prog_id, our_prog_id) ? SLOT_OURS : SLOT_FOREIGN;
 	return 0;
 }
 
-int rg_clsact_query(int ifindex)
+int rg_clsact_query(int ifindex, __u32 our_prog_id)
 {
 	enum filter_slot slot;
-	int ret = query_slot(ifindex, &slot);
+	int ret = query_slot(ifindex, our_prog_id, &slot);
 
 	return ret ? ret : slot == SLOT_OURS;
+}
+
+static int foreign_slot_err(const char *name, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: another tc filter holds railgate's handle 0x%x and "
+		 "priority 0x%x; railgate never replaces it", name, RG_TC_HANDLE, RG_TC_PRIORITY);
+	return -EEXIST;
 }
 
 int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
@@ -246,35 +273,35 @@ int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
 			 strerror(-ret));
 		return ret;
 	}
-	ret = query_slot(ifindex, &slot);
+	ret = query_slot(ifindex, rg_prog_id(prog_fd), &slot);
 	if (ret) {
 		snprintf(err, errlen, "%s: cannot list the tc ingress filters: %s", name,
 			 strerror(-ret));
 		return ret;
 	}
-	if (slot == SLOT_FOREIGN) {
-		snprintf(err, errlen, "%s: another program's tc filter holds railgate's handle "
-			 "0x%x and priority 0x%x; railgate never replaces it", name,
-			 RG_TC_HANDLE, RG_TC_PRIORITY);
-		return -EEXIST;
-	}
+	if (slot == SLOT_FOREIGN)
+		return foreign_slot_err(name, err, errlen);
 	our_filter(&opts);
 	opts.prog_fd = prog_fd;
 	if (slot == SLOT_OURS)
 		opts.flags = BPF_TC_F_REPLACE;
 	ret = bpf_tc_attach(&hook, &opts);
+	/* a filter tc cannot describe as eBPF (classic BPF) looks empty to
+	 * query_slot; the exclusive create still refuses to replace it */
+	if (ret == -EEXIST)
+		return foreign_slot_err(name, err, errlen);
 	if (ret)
 		snprintf(err, errlen, "%s: attaching the tc (clsact ingress) filter failed: %s",
 			 name, strerror(-ret));
 	return ret;
 }
 
-int rg_clsact_detach(int ifindex)
+int rg_clsact_detach(int ifindex, __u32 our_prog_id)
 {
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts opts;
 	enum filter_slot slot;
-	int ret = query_slot(ifindex, &slot);
+	int ret = query_slot(ifindex, our_prog_id, &slot);
 
 	if (ret || slot != SLOT_OURS)
 		return ret;

@@ -36,7 +36,8 @@ int rg_link_ifindex(int link_fd);
 #define RG_TC_HANDLE      0x4a47
 #define RG_TC_PRIORITY    0xc047
 /* The name the kernel reports for the tc entry point (bpf/railgate.bpf.c):
- * a filter at our handle and priority running anything else is not ours. */
+ * a filter at our handle and priority running neither our program nor one
+ * of this name is not ours (rg_clsact_query). */
 #define RG_TC_PROG_NAME   "railgate_tc"
 
 /* RAILGATE_TC_ATTACH selects how tc mode attaches: "tcx", "clsact", or
@@ -62,15 +63,22 @@ bool rg_attach_mode_is_tc(enum rg_attach_mode mode);
  */
 int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen);
 
-/* 1 when railgate's filter is on ifindex's ingress, 0 when not (or the
- * device is gone), -errno when tc cannot be asked. */
-int rg_clsact_query(int ifindex);
+/* The id of a loaded program, 0 when prog_fd is not one. */
+__u32 rg_prog_id(int prog_fd);
+
+/*
+ * 1 when railgate's filter is on ifindex's ingress, 0 when not (or the
+ * device is gone), -errno when tc cannot be asked.  Railgate's: running
+ * our_prog_id (rg_prog_id of the pinned tc program; 0 if unknown) or a
+ * program named RG_TC_PROG_NAME (that check needs CAP_SYS_ADMIN).
+ */
+int rg_clsact_query(int ifindex, __u32 our_prog_id);
 
 /*
  * Remove railgate's filter from ifindex's ingress: only ours, never another
  * filter, and never the clsact qdisc (it may have been there before us, and
  * an empty one is harmless).  0 also when there was nothing to remove.
  */
-int rg_clsact_detach(int ifindex);
+int rg_clsact_detach(int ifindex, __u32 our_prog_id);
 
 #endif /* RAILGATE_ATTACH_H */

@@ -324,7 +324,7 @@ static int list_clsact(const struct rg_datapath *dp, struct rg_attached **list, 
 	for (size_t i = 0; i < found && !ret; i++) {
 		struct rg_attached a = { .ifindex = ifindexes[i], .mode = RG_MODE_TC_CLSACT };
 
-		a.alive = rg_clsact_query(a.ifindex) == 1;
+		a.alive = rg_clsact_query(a.ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC])) == 1;
 		ret = append_attached(list, n, &a);
 	}
 	free(ifindexes);
@@ -483,10 +483,11 @@ static void detach_pin(const char *pin)
 }
 
 /* Take one attachment away: a pinned link, or railgate's clsact filter. */
-static void detach_attachment(enum rg_attach_mode mode, int ifindex, const char *pin)
+static void detach_attachment(const struct rg_datapath *dp, enum rg_attach_mode mode,
+			      int ifindex, const char *pin)
 {
 	if (mode == RG_MODE_TC_CLSACT)
-		rg_clsact_detach(ifindex);
+		rg_clsact_detach(ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
 	else
 		detach_pin(pin);
 }
@@ -619,7 +620,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		detach_attachment(added[i].mode, added[i].ifindex, added[i].pin);
+		detach_attachment(dp, added[i].mode, added[i].ifindex, added[i].pin);
 		rep_write(dp, added[i].ifindex, &added[i].old_rep);
 	}
 }
@@ -641,7 +642,7 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 		/* kept, or re-attached at the same pin by attach_new_reps */
 		if (pr && pr->mode == links[i].mode)
 			continue;
-		detach_attachment(links[i].mode, links[i].ifindex, links[i].pin);
+		detach_attachment(dp, links[i].mode, links[i].ifindex, links[i].pin);
 		if (!pr) {
 			rg_map_set_del_representor(&dp->maps, retired_gen,
 						   (uint32_t)links[i].ifindex, NULL, 0);
@@ -823,10 +824,18 @@ static void detach_clsact_in(const char *vdir)
 {
 	size_t bytes = (size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor);
 	char pin[PATH_MAX];
+	__u32 prog_id = 0;
 	int *ifindexes;
 	void *reps;
 	int fd;
 
+	/* the pinned program's id, when its pin is still there (see rg_clsact_query) */
+	snprintf(pin, sizeof(pin), "%s/progs/%s", vdir, prog_pin_names[RG_PROG_TC]);
+	fd = bpf_obj_get(pin);
+	if (fd >= 0) {
+		prog_id = rg_prog_id(fd);
+		close(fd);
+	}
 	snprintf(pin, sizeof(pin), "%s/maps/%s", vdir, RG_MAP_REPRESENTORS);
 	fd = bpf_obj_get(pin);
 	if (fd < 0)
@@ -837,7 +846,7 @@ static void detach_clsact_in(const char *vdir)
 		size_t found = clsact_ifindexes(reps, ifindexes);
 
 		for (size_t i = 0; i < found; i++)
-			rg_clsact_detach(ifindexes[i]);
+			rg_clsact_detach(ifindexes[i], prog_id);
 	}
 	free(ifindexes);
 	if (reps != MAP_FAILED)

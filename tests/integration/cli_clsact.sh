@@ -113,6 +113,19 @@ out=$(RAILGATE_TC_ATTACH=bogus ip netns exec "$ON-node" "$RAILGATE" up -c "$TMP/
 check_eq "an unknown RAILGATE_TC_ATTACH fails the up" 1 "$?"
 check "and names the variable" grep -q "RAILGATE_TC_ATTACH=bogus" <<<"$out"
 
+# ---- someone else's filter at railgate's handle and priority ------------------
+node_tc filter add dev pf2vf0 ingress pref 49223 handle 0x4a47 bpf bytecode '1,6 0 0 0,'
+digest=$(jq_status .config_digest)
+out=$(rg up -c "$TMP/three.yaml" 2>&1)
+check_eq "up refuses to attach over a foreign filter in railgate's slot" 1 "$?"
+check "and says whose slot it is" grep -q "pf2vf0: another tc filter holds railgate's handle 0x4a47" <<<"$out"
+check_eq "that foreign filter is still there" 1 \
+	"$(node_tc filter show dev pf2vf0 ingress | grep -c "pref 49223 bpf .*handle 0x4a47 .*bytecode")"
+check_eq "the running config is untouched" "$digest" "$(jq_status .config_digest)"
+check_eq "and still runs on its two representors" "1 1" \
+	"$(our_filters pf0vf0) $(our_filters pf1vf0)"
+node_tc filter del dev pf2vf0 ingress pref 49223 handle 0x4a47 bpf
+
 # ---- down ------------------------------------------------------------------------
 check "down" rg down
 check_eq "down removes railgate's filters" 0 "$(our_filters pf0vf0 pf1vf0 pf2vf0)"
