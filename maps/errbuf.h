@@ -8,5 +8,7 @@
 
 /* Format into err (ignored when err is NULL or n is 0). */
 void rg_set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same, returning rc (a -errno): `return rg_err(err, n, -ENOENT, "...")`. */
+int rg_err(char *err, size_t n, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include "map_set.h"
+#include "errbuf.h"
 
 const char *const rg_map_names[RG_MAPID_COUNT] = {
 	[RG_MAPID_STATE]        = RG_MAP_STATE,
@@ -41,21 +41,6 @@ const char *const rg_map_names[RG_MAPID_COUNT] = {
 #define RG_REPS_BYTES   ((size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor))
 _Static_assert(sizeof(struct rg_representor) % 8 == 0, "rg_representors mmap stride");
 
-static int set_err(char *err, size_t n, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Format a message into err (when given) and return rc (a -errno). */
-static int set_err(char *err, size_t n, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && n) {
-		va_start(ap, fmt);
-		vsnprintf(err, n, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* Copy entries into an mmap()ed u32 ARRAY at element first: the kernel
  * strides elements at RG_MMAP_SLOT_BYTES, so this is no plain memcpy. */
@@ -152,11 +137,11 @@ static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
 	uint32_t len = sizeof(info);
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return set_err(err, n, -errno, "map %s: cannot read its info: %s",
+		return rg_err(err, n, -errno, "map %s: cannot read its info: %s",
 			       rg_map_names[id], strerror(errno));
 	if (info.type != want[id].type || info.value_size != want[id].value_size ||
 	    info.max_entries != want[id].max_entries)
-		return set_err(err, n, -EPROTO,
+		return rg_err(err, n, -EPROTO,
 			       "map %s: layout (type %u, value %u B, %u entries) is not "
 			       "ABI v%d's (type %u, value %u B, %u entries)",
 			       rg_map_names[id], info.type, info.value_size, info.max_entries,
@@ -177,16 +162,16 @@ static int finish_open(struct rg_map_set *ms, char *err, size_t n)
 	}
 	ms->state = map_mmap(ms->fd[RG_MAPID_STATE], RG_STATE_BYTES);
 	if (!ms->state)
-		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_STATE, strerror(errno));
+		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_STATE, strerror(errno));
 	ms->tbl24 = map_mmap(ms->fd[RG_MAPID_TBL24], RG_TBL24_BYTES);
 	if (!ms->tbl24)
-		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL24, strerror(errno));
+		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL24, strerror(errno));
 	ms->tbl8 = map_mmap(ms->fd[RG_MAPID_TBL8], RG_TBL8_BYTES);
 	if (!ms->tbl8)
-		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL8, strerror(errno));
+		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL8, strerror(errno));
 	ms->reps = map_mmap(ms->fd[RG_MAPID_REPRESENTORS], RG_REPS_BYTES);
 	if (!ms->reps)
-		return set_err(err, n, -errno, "mmap %s: %s", RG_MAP_REPRESENTORS,
+		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_REPRESENTORS,
 			       strerror(errno));
 	return 0;
 }
@@ -203,13 +188,13 @@ int rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
 
 		if (fd < 0) {
 			rg_map_set_close(ms);
-			return set_err(err, n, -ENOENT, "the BPF object has no loaded map %s",
+			return rg_err(err, n, -ENOENT, "the BPF object has no loaded map %s",
 				       rg_map_names[i]);
 		}
 		/* Own a copy: the set outlives the object in the loader. */
 		ms->fd[i] = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 		if (ms->fd[i] < 0) {
-			rc = set_err(err, n, -errno, "dup map %s: %s", rg_map_names[i],
+			rc = rg_err(err, n, -errno, "dup map %s: %s", rg_map_names[i],
 				     strerror(errno));
 			rg_map_set_close(ms);
 			return rc;
@@ -231,7 +216,7 @@ int rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size
 		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
 		ms->fd[i] = bpf_obj_get(path);
 		if (ms->fd[i] < 0) {
-			rc = set_err(err, n, -errno, "open pinned map %s: %s", path,
+			rc = rg_err(err, n, -errno, "open pinned map %s: %s", path,
 				     strerror(errno));
 			rg_map_set_close(ms);
 			return rc;
@@ -250,7 +235,7 @@ static int make_dirs(const char *dir, char *err, size_t n)
 	size_t len = strlen(dir);
 
 	if (len == 0 || len >= sizeof(path))
-		return set_err(err, n, -ENAMETOOLONG, "bad pin directory \"%s\"", dir);
+		return rg_err(err, n, -ENAMETOOLONG, "bad pin directory \"%s\"", dir);
 	memcpy(path, dir, len + 1);
 	for (char *p = path + 1; ; p++) {
 		if (*p != '/' && *p != '\0')
@@ -259,7 +244,7 @@ static int make_dirs(const char *dir, char *err, size_t n)
 
 		*p = '\0';
 		if (mkdir(path, 0700) && errno != EEXIST)
-			return set_err(err, n, -errno, "mkdir %s: %s", path, strerror(errno));
+			return rg_err(err, n, -errno, "mkdir %s: %s", path, strerror(errno));
 		*p = c;
 		if (c == '\0')
 			return 0;
@@ -276,7 +261,7 @@ int rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
 		if (bpf_obj_pin(ms->fd[i], path))
-			return set_err(err, n, -errno, "pin map %s at %s: %s", rg_map_names[i],
+			return rg_err(err, n, -errno, "pin map %s at %s: %s", rg_map_names[i],
 				       path, strerror(errno));
 	}
 	return 0;
@@ -289,7 +274,7 @@ int rg_map_set_unpin(const char *dir, char *err, size_t n)
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
 		if (unlink(path) && errno != ENOENT)
-			return set_err(err, n, -errno, "unpin %s: %s", path, strerror(errno));
+			return rg_err(err, n, -errno, "unpin %s: %s", path, strerror(errno));
 	}
 	return 0;
 }
@@ -310,7 +295,7 @@ static int write_generation_value(struct rg_map_set *ms, unsigned gen,
 	uint32_t key = gen;
 
 	if (bpf_map_update_elem(ms->fd[RG_MAPID_GENERATION], &key, &value, BPF_ANY))
-		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_GENERATION, gen,
+		return rg_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_GENERATION, gen,
 			       strerror(errno));
 	return 0;
 }
@@ -321,9 +306,9 @@ int rg_map_set_read_generation(const struct rg_map_set *ms, unsigned gen,
 	uint32_t key = gen;
 
 	if (gen >= RG_GENERATIONS)
-		return set_err(err, n, -EINVAL, "generation %u out of range", gen);
+		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
 	if (bpf_map_lookup_elem(ms->fd[RG_MAPID_GENERATION], &key, out))
-		return set_err(err, n, -errno, "read %s[%u]: %s", RG_MAP_GENERATION, gen,
+		return rg_err(err, n, -errno, "read %s[%u]: %s", RG_MAP_GENERATION, gen,
 			       strerror(errno));
 	return 0;
 }
@@ -360,11 +345,11 @@ static int write_representors(struct rg_map_set *ms, unsigned gen,
 {
 	for (size_t i = 0; i < n_reps; i++) {
 		if (reps[i].ifindex >= RG_MAX_IFINDEX)
-			return set_err(err, n, -ERANGE,
+			return rg_err(err, n, -ERANGE,
 				       "ifindex %u is too high for the datapath (max %u)",
 				       reps[i].ifindex, RG_MAX_IFINDEX - 1);
 		if (reps[i].rail_id >= RG_MAX_RAILS)
-			return set_err(err, n, -EINVAL,
+			return rg_err(err, n, -EINVAL,
 				       "representor ifindex %u: rail id %u out of range (max %u)",
 				       reps[i].ifindex, reps[i].rail_id, RG_MAX_RAILS - 1);
 	}
@@ -384,7 +369,7 @@ static int write_tables(struct rg_map_set *ms, unsigned gen,
 	size_t tbl8_entries = (size_t)img->tbl8_groups_used * RG_TBL8_GROUP_SIZE;
 
 	if (img->tbl24_used > RG_TBL24_SLOTS || img->tbl8_groups_used > RG_TBL8_GROUPS)
-		return set_err(err, n, -E2BIG,
+		return rg_err(err, n, -E2BIG,
 			       "FIB image uses %u tbl24 slots and %u tbl8 groups (max %u, %u)",
 			       img->tbl24_used, img->tbl8_groups_used, RG_TBL24_SLOTS,
 			       RG_TBL8_GROUPS);
@@ -418,11 +403,11 @@ static int clear_lpm_generation(struct rg_map_set *ms, unsigned gen, char *err, 
 
 	keys = calloc(RG_LPM_MAX_ENTRIES, sizeof(*keys));
 	if (!keys)
-		return set_err(err, n, -ENOMEM, "out of memory listing %s", RG_MAP_LPM);
+		return rg_err(err, n, -ENOMEM, "out of memory listing %s", RG_MAP_LPM);
 	for (void *prev = NULL; count < RG_LPM_MAX_ENTRIES; prev = &key) {
 		if (bpf_map_get_next_key(fd, prev, &next)) {
 			if (errno != ENOENT)
-				rc = set_err(err, n, -errno, "walk %s: %s", RG_MAP_LPM,
+				rc = rg_err(err, n, -errno, "walk %s: %s", RG_MAP_LPM,
 					     strerror(errno));
 			break;
 		}
@@ -432,7 +417,7 @@ static int clear_lpm_generation(struct rg_map_set *ms, unsigned gen, char *err, 
 	}
 	for (size_t i = 0; !rc && i < count; i++)
 		if (bpf_map_delete_elem(fd, &keys[i]) && errno != ENOENT)
-			rc = set_err(err, n, -errno, "delete stale %s key: %s", RG_MAP_LPM,
+			rc = rg_err(err, n, -errno, "delete stale %s key: %s", RG_MAP_LPM,
 				     strerror(errno));
 	free(keys);
 	return rc;
@@ -448,7 +433,7 @@ static int write_lpm(struct rg_map_set *ms, unsigned gen,
 		struct rg_lpm_key key = lpm_key(gen, e->addr, e->len);
 
 		if (bpf_map_update_elem(ms->fd[RG_MAPID_LPM], &key, &e->entry, BPF_ANY))
-			rc = set_err(err, n, -errno, "write %s %u.%u.%u.%u/%u: %s", RG_MAP_LPM,
+			rc = rg_err(err, n, -errno, "write %s %u.%u.%u.%u/%u: %s", RG_MAP_LPM,
 				     e->addr >> 24, (e->addr >> 16) & 0xff,
 				     (e->addr >> 8) & 0xff, e->addr & 0xff, e->len,
 				     strerror(errno));
@@ -466,7 +451,7 @@ static int write_rails(struct rg_map_set *ms, unsigned gen,
 	for (uint32_t i = 0; i < RG_MAX_RAILS; i++)
 		keys[i] = gen * RG_MAX_RAILS + i;
 	if (bpf_map_update_batch(ms->fd[RG_MAPID_RAILS], keys, rails, &count, NULL))
-		return set_err(err, n, -errno, "write %s of generation %u: %s", RG_MAP_RAILS,
+		return rg_err(err, n, -errno, "write %s of generation %u: %s", RG_MAP_RAILS,
 			       gen, strerror(errno));
 	return 0;
 }
@@ -481,11 +466,11 @@ int rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 	int rc;
 
 	if (gen >= RG_GENERATIONS)
-		return set_err(err, n, -EINVAL, "generation %u out of range", gen);
+		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
 	if (!ms->state)
-		return set_err(err, n, -EBADF, "map set is not open");
+		return rg_err(err, n, -EBADF, "map set is not open");
 	if (gen == rg_map_set_active_gen(ms) && ms->state->config_generation)
-		return set_err(err, n, -EBUSY,
+		return rg_err(err, n, -EBUSY,
 			       "generation %u is active: the datapath reads it", gen);
 	rc = write_representors(ms, gen, rails, reps, n_reps, err, n);
 	if (!rc)
@@ -526,13 +511,13 @@ static int rep_args_ok(const struct rg_map_set *ms, unsigned gen, uint32_t ifind
 		       char *err, size_t n)
 {
 	if (gen >= RG_GENERATIONS)
-		return set_err(err, n, -EINVAL, "generation %u out of range", gen);
+		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
 	if (ifindex >= RG_MAX_IFINDEX)
-		return set_err(err, n, -ERANGE,
+		return rg_err(err, n, -ERANGE,
 			       "ifindex %u is too high for the datapath (max %u)", ifindex,
 			       RG_MAX_IFINDEX - 1);
 	if (!ms->reps)
-		return set_err(err, n, -EBADF, "map set is not open");
+		return rg_err(err, n, -EBADF, "map set is not open");
 	return 0;
 }
 
@@ -585,7 +570,7 @@ int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, s
 	struct bpf_devmap_val val = { .ifindex = ifindex };
 
 	if (bpf_map_update_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex, &val, BPF_ANY))
-		return set_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
+		return rg_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
 			       strerror(errno));
 	return 0;
 }
@@ -593,7 +578,7 @@ int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, s
 int rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
 {
 	if (bpf_map_delete_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex) && errno != ENOENT)
-		return set_err(err, n, -errno, "delete %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
+		return rg_err(err, n, -errno, "delete %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
 			       strerror(errno));
 	return 0;
 }
@@ -611,17 +596,17 @@ int rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
 	int rc = 0;
 
 	if (ncpus <= 0)
-		return set_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
 	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
 	vals = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*vals));
 	if (!keys || !vals) {
-		rc = set_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_STATS);
+		rc = rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_STATS);
 		goto out;
 	}
 	/* ENOENT means "that was the last batch", not a failure. */
 	if (bpf_map_lookup_batch(ms->fd[RG_MAPID_STATS], NULL, &out_batch, keys, vals,
 				 &count, NULL) && errno != ENOENT) {
-		rc = set_err(err, n, -errno, "read %s: %s", RG_MAP_STATS, strerror(errno));
+		rc = rg_err(err, n, -errno, "read %s: %s", RG_MAP_STATS, strerror(errno));
 		goto out;
 	}
 	memset(out, 0, sizeof(*out) * RG_STAT_SLOTS);
@@ -647,17 +632,17 @@ int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
 	int rc = 0;
 
 	if (ncpus <= 0)
-		return set_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
 	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
 	zero = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*zero));
 	if (!keys || !zero) {
-		rc = set_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_STATS);
+		rc = rg_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_STATS);
 		goto out;
 	}
 	for (uint32_t i = 0; i < RG_STAT_SLOTS; i++)
 		keys[i] = i;
 	if (bpf_map_update_batch(ms->fd[RG_MAPID_STATS], keys, zero, &count, NULL))
-		rc = set_err(err, n, -errno, "reset %s: %s", RG_MAP_STATS, strerror(errno));
+		rc = rg_err(err, n, -errno, "reset %s: %s", RG_MAP_STATS, strerror(errno));
 out:
 	free(keys);
 	free(zero);
