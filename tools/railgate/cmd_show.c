@@ -485,8 +485,12 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	uint32_t dst, entry;
 	int from_rail = -1;
 
-	if (parse_show_opts(argc, argv, &o, usage) || !o.ip)
-		return o.ip ? RG_EXIT_USAGE : (fprintf(stderr, "usage: %s\n", usage), RG_EXIT_USAGE);
+	if (parse_show_opts(argc, argv, &o, usage))
+		return RG_EXIT_USAGE;
+	if (!o.ip) {
+		fprintf(stderr, "usage: %s\n", usage);
+		return RG_EXIT_USAGE;
+	}
 	if (inet_pton(AF_INET, o.ip, &a) != 1) {
 		fprintf(stderr, "railgate lookup: '%s' is not an IPv4 address\n", o.ip);
 		return RG_EXIT_USAGE;
@@ -574,10 +578,10 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 		if (from_rail >= 0)
 			printf("  from:  %s (rail %s)\n", o.from, rails[from_rail].name);
 		if (!strcmp(verdict, "cross_rail") || !strcmp(verdict, "frontend"))
-			printf("  then:  dst MAC %s, src MAC %s, TTL-1, %s%sredirect to %s\n",
+			printf("  then:  dst MAC %s, src MAC %s, TTL-1, %sredirect to %s\n",
 			       cli_mac(eg.gateway_mac, mac), cli_mac(eg.uplink_mac, mac2),
 			       from_rail >= 0 && (rails[from_rail].flags & RG_RAIL_F_VLAN) ? "VLAN tag pushed, " : "",
-			       "", upn);
+			       upn);
 		else if (!strcmp(verdict, "cross_rail_or_local"))
 			printf("  then:  pass from rail %s itself, cross-rail from any other (give --from)\n",
 			       rails[RG_ROUTE_ARG(entry) % RG_MAX_RAILS].name);
