@@ -274,27 +274,8 @@ ip -n "$POD" route del default
 
 # ---- railConfig: the rail (and its gateway) from the config file --------
 
-cat >"$TMP/railgate.yaml" <<'EOF'
-apiVersion: railgate.dev/v1alpha1
-kind: RailConfig
-metadata:
-  name: cni-test
-spec:
-  supernets: [10.0.0.0/16]
-  computenet:
-    uplink: eth1
-    gateway: 10.1.255.1
-    frontend: [192.168.0.0/16]
-  rails:
-    - name: rail0
-      subnet: 10.0.0.0/24
-      gateway: 10.0.0.1
-      representors: [pf0vf*]
-    - name: rail1
-      subnet: 10.0.1.0/24
-      gateway: 10.0.1.1
-      representors: [pf1vf*]
-EOF
+# The interface.md example: rails 10.0.0.0/24 and 10.0.1.0/24, frontend 192.168.0.0/16.
+cp tests/unit/configs/example.yaml "$TMP/railgate.yaml"
 make_vf vf1
 IFNAME=net2
 RGC=$(jq -c -n --arg f "$TMP/railgate.yaml" '{type: "railgate", railConfig: $f}')

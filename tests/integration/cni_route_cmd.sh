@@ -51,27 +51,8 @@ run() {
 	fi
 }
 
-cat >"$TMP/railgate.yaml" <<'EOF'
-apiVersion: railgate.dev/v1alpha1
-kind: RailConfig
-metadata:
-  name: route-test
-spec:
-  supernets: [10.0.0.0/16]
-  computenet:
-    uplink: eth1
-    gateway: 10.1.255.1
-    frontend: [192.168.0.0/16]
-  rails:
-    - name: rail0
-      subnet: 10.0.0.0/24
-      gateway: 10.0.0.1
-      representors: [pf0vf*]
-    - name: rail1
-      subnet: 10.0.1.0/24
-      gateway: 10.0.1.1
-      representors: [pf1vf*]
-EOF
+# The interface.md example: rails 10.0.0.0/24 and 10.0.1.0/24, frontend 192.168.0.0/16.
+cp tests/unit/configs/example.yaml "$TMP/railgate.yaml"
 
 # ---- usage -----------------------------------------------------------------
 run "route --help prints usage, exit 0" 0 "usage: railgate route add" "$RG" route --help
