@@ -31,7 +31,6 @@ http_code() { in_node curl -s -m 2 -o /dev/null -w '%{http_code}' "http://$METRI
 scrape() { in_node curl -sf -m 2 "http://$METRICS/metrics"; }
 # metric NAME{LABELS}: one sample's value from a fresh scrape.
 metric() { scrape | awk -v m="$1" '$1 == m { print $2 }'; }
-jq_status() { rg status --json | jq -r "$1"; }
 cross_rail_of() {
 	rg stats --json | jq ".rails[] | select(.rail==\"$1\") | .counters.cross_rail.packets"
 }

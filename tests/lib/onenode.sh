@@ -149,3 +149,22 @@ links_of_ours() {
 	[ -n "$ids" ] || { echo 0; return; }
 	bpftool -j link show | jq "[.[] | select(IN(.prog_id; $ids))] | length"
 }
+
+jq_status() { rg status --json | jq -r "$1"; }
+
+# check_hitless_reloads TWO THREE: with TWO (rails 0-1) running, reload to
+# THREE (rails 0-2), back, and to THREE again while pod0 streams 1500
+# numbered frames to rail 1: none may be lost, and each reload counts.
+check_hitless_reloads() {
+	local two=$1 three=$2 gen0
+	gen0=$(jq_status .config_generation)
+	stream_start pod0 10.0.1.10 1500 1000 9200
+	sleep 0.3
+	check "reload adding rail2 and pf2vf0 during traffic" rg up -c "$three"
+	sleep 0.3
+	check "reload removing them again during traffic" rg up -c "$two"
+	sleep 0.3
+	check "reload adding them once more" rg up -c "$three"
+	check_stream "no numbered frame lost across three reloads"
+	check_eq "config generation advanced by three" $((gen0 + 3)) "$(jq_status .config_generation)"
+}
