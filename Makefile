@@ -6,7 +6,7 @@ CC        ?= gcc
 CLANG     ?= clang
 BPFTOOL   ?= bpftool
 BUILD     := build
-ARCH_INC  := /usr/include/$(shell $(CC) -dumpmachine)
+ARCH_INC  := /usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
 
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -I. -I$(BUILD) -D_GNU_SOURCE
@@ -27,6 +27,8 @@ LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/librailgate.a
 HDRS      := $(wildcard maps/*.h loader/*.h tools/*/*.h tests/lib/*.h)
 
+# Pod routing (tools/pod_routes/): used by railgate-cni and `railgate route` only.
+POD_OBJS      := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/pod_routes/*.c))
 RAILGATE_SRCS := $(wildcard tools/railgate/*.c)
 CNI_SRCS      := $(wildcard tools/cni/*.c)
 BENCH_SRCS    := $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
@@ -73,9 +75,9 @@ $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(LIB)
+$(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-$(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(LIB)
+$(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

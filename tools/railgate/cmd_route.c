@@ -23,7 +23,7 @@
 
 #include "commands.h"
 #include "loader/config.h"
-#include "loader/pod_routes.h"
+#include "tools/pod_routes/pod_routes.h"
 #include "../../maps/ipfmt.h"
 
 #define POD_ADDRS_MAX 64

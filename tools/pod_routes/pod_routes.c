@@ -21,8 +21,8 @@
 #include <netlink/route/route.h>
 
 #include "pod_routes.h"
-#include "../maps/errbuf.h"
-#include "../maps/ipfmt.h"
+#include "maps/errbuf.h"
+#include "maps/ipfmt.h"
 
 #define SELF_NETNS "/proc/self/ns/net"
 

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <net/if.h>
 
-#include "config.h"
+#include "loader/config.h"
 
 /* rtm_protocol of the routes railgate adds; shows as "proto 82" in `ip route`
  * (free in linux/rtnetlink.h and iproute2's rt_protos). */
