@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * railgate-cni: a chained CNI plugin that gives a pod's rail interface its
- * supernet (and front-end) routes via the rail gateway.  Follows the CNI
+ * railgate-cni: a chained CNI plugin that gives one rail interface of a pod
+ * (of one or of eight) its own routing table and source rule, and the
+ * supernet and front-end routes via the rail gateway (tools/pod_routes/).  Follows the CNI
  * spec, versions 0.3.1, 0.4.0, 1.0.0 and 1.1.0.
  */
 #ifndef RAILGATE_CNI_H
@@ -74,6 +75,7 @@ struct cni_netconf {
 	size_t n_frontend;
 	bool has_gateway;
 	uint32_t gateway;
+	struct rg_pod_numbering numbering; /* tableBase, rulePriority, table */
 	enum rg_pod_conflict_policy on_conflict;
 	struct json_object *prev_result; /* borrowed from root, or NULL */
 	struct json_object *root;        /* the whole document */

@@ -2,8 +2,10 @@
 /*
  * ADD, CHECK, DEL, STATUS and GC.  ADD and CHECK find the pod's rail
  * address in prevResult (CNI_IFNAME, cross-checked against prevResult's
- * interfaces and IPs), plan the routes from the rail config or the inline
- * options, and hand the plan to loader/pod_routes.
+ * interfaces and IPs), plan the interface's table, rule and routes from the
+ * rail config or the inline options, and hand the plan to tools/pod_routes.
+ * Each call handles CNI_IFNAME alone: Multus runs one chain per rail
+ * attachment, in any order.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/rtnetlink.h>
 
 #include "cni.h"
 #include "../../maps/ipfmt.h"
@@ -20,6 +24,7 @@
 /* An IPv4 address prevResult gives CNI_IFNAME. */
 struct pod_ip {
 	uint32_t addr;
+	uint8_t  prefix_len;
 	bool     has_gateway;
 	uint32_t gateway;
 	const char *text;            /* "10.0.0.5/24", for messages */
@@ -83,16 +88,19 @@ static void list_interfaces(struct json_object *ifaces, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-/* "10.0.0.5/24" -> 10.0.0.5; false for IPv6 or garbage. */
-static bool parse_if_addr(const char *s, uint32_t *addr)
+/* "10.0.0.5/24" -> 10.0.0.5 and 24; false for IPv6 or garbage. */
+static bool parse_if_addr(const char *s, uint32_t *addr, uint8_t *prefix_len)
 {
-	char ip[INET_ADDRSTRLEN];
 	const char *slash = s ? strchr(s, '/') : NULL;
+	char ip[RG_IP_STR_LEN];
+	struct rg_cidr subnet;
 
-	if (!slash || (size_t)(slash - s) >= sizeof(ip))
+	/* the subnet parse checks the length; the address keeps its host bits */
+	if (!slash || (size_t)(slash - s) >= sizeof(ip) || rg_cidr_parse(s, &subnet, true))
 		return false;
 	memcpy(ip, s, slash - s);
 	ip[slash - s] = '\0';
+	*prefix_len = subnet.len;
 	return rg_ipv4_parse(ip, addr) == 0;
 }
 
@@ -121,7 +129,7 @@ static int find_pod_ips(const struct cni_env *env, struct json_object *prev,
 		    json_object_get_int(iface) != idx)
 			continue;
 		p->text = get_str(it, "address");
-		if (!parse_if_addr(p->text, &p->addr))
+		if (!parse_if_addr(p->text, &p->addr, &p->prefix_len))
 			continue;    /* IPv6: not a rail address */
 		p->has_gateway = gw && rg_ipv4_parse(gw, &p->gateway) == 0;
 		(*n)++;
@@ -179,7 +187,8 @@ static int plan_one(const struct cni_env *env, const struct cni_netconf *nc,
 		    struct rg_pod_plan *plan, char *err, size_t errlen)
 {
 	if (src->have_cfg)
-		return rg_pod_plan_from_config(&src->cfg, env->ifname, ip->addr, plan, err, errlen);
+		return rg_pod_plan_from_config(&src->cfg, &nc->numbering, env->ifname, ip->addr,
+					       plan, err, errlen);
 	if (!nc->has_gateway && !ip->has_gateway) {
 		snprintf(err, errlen,
 			 "no gateway for %s: set \"gateway\" in the railgate config or give the IPAM pool a gateway",
@@ -187,8 +196,8 @@ static int plan_one(const struct cni_env *env, const struct cni_netconf *nc,
 		return -EINVAL;
 	}
 	return rg_pod_plan_inline(nc->supernets, nc->n_supernets, nc->frontend, nc->n_frontend,
-				  nc->has_gateway ? nc->gateway : ip->gateway,
-				  env->ifname, ip->addr, plan, err, errlen);
+				  nc->has_gateway ? nc->gateway : ip->gateway, &nc->numbering,
+				  env->ifname, ip->addr, ip->prefix_len, plan, err, errlen);
 }
 
 /* The plan for the first of CNI_IFNAME's addresses that is a rail address. */
@@ -248,26 +257,52 @@ static int route_error(const struct rg_pod_report *rep, const char *err, struct 
 }
 
 static void log_report(const struct cni_env *env, const char *verb,
-		       const struct rg_pod_plan *plan, const struct rg_pod_report *rep)
+		       const struct rg_pod_report *rep)
 {
-	char d[32], g[INET_ADDRSTRLEN];
+	char route[128];
 
 	for (size_t i = 0; i < rep->n_warnings; i++)
 		cni_log("%s %s %s: warning: %s", env->command_name, env->container_id,
 			env->ifname, rep->warnings[i]);
 	for (size_t i = 0; i < rep->n_done; i++)
-		cni_log("%s %s %s: %s %s%s%s", env->command_name, env->container_id,
-			env->ifname, verb, rg_cidr_str(rep->done[i].addr, rep->done[i].len, d),
-			plan ? " via " : "",
-			plan ? rg_ip_str(plan->gateway, g) : "");
+		cni_log("%s %s %s: %s route %s", env->command_name, env->container_id,
+			env->ifname, verb, rg_pod_route_str(&rep->done[i], env->ifname, route,
+							    sizeof(route)));
+	if (rep->n_rules)
+		cni_log("%s %s %s: %s %zu rule(s)%s%u", env->command_name, env->container_id,
+			env->ifname, verb, rep->n_rules, rep->table ? " to table " : "",
+			rep->table);
+}
+
+/*
+ * One route of the result.  The spec's route has dst and gw; 1.1.0 adds
+ * priority (the metric), table and scope, so only 1.1.0 results list the
+ * rail table's routes (a 1.0.0 reader would take them for main's).
+ */
+static struct json_object *result_route(const struct rg_pod_route *r, bool v110)
+{
+	struct json_object *o = json_object_new_object();
+	char d[RG_CIDR_STR_LEN], g[RG_IP_STR_LEN];
+
+	json_object_object_add(o, "dst", json_object_new_string(
+		rg_cidr_str(r->dst.addr, r->dst.len, d)));
+	if (r->gateway)
+		json_object_object_add(o, "gw", json_object_new_string(rg_ip_str(r->gateway, g)));
+	if (v110 && r->metric)
+		json_object_object_add(o, "priority", json_object_new_int64(r->metric));
+	if (v110 && r->table != RT_TABLE_MAIN)
+		json_object_object_add(o, "table", json_object_new_int64(r->table));
+	if (v110 && !r->gateway)
+		json_object_object_add(o, "scope", json_object_new_int(RT_SCOPE_LINK));
+	return o;
 }
 
 /* prevResult, in the config's version, with the added routes appended. */
-static int print_result(struct cni_netconf *nc, const struct rg_pod_plan *plan,
-			const struct rg_pod_report *rep, struct cni_error *e)
+static int print_result(struct cni_netconf *nc, const struct rg_pod_report *rep,
+			struct cni_error *e)
 {
 	struct json_object *res = nc->prev_result, *routes;
-	char d[32], g[INET_ADDRSTRLEN];
+	bool v110 = cni_version_cmp(nc->cni_version, "1.1.0") >= 0;
 
 	json_object_object_add(res, "cniVersion", json_object_new_string(nc->cni_version));
 	routes = get_array(res, "routes");
@@ -275,15 +310,9 @@ static int print_result(struct cni_netconf *nc, const struct rg_pod_plan *plan,
 		routes = json_object_new_array();
 		json_object_object_add(res, "routes", routes);
 	}
-	for (size_t i = 0; i < rep->n_done; i++) {
-		struct json_object *r = json_object_new_object();
-
-		json_object_object_add(r, "dst", json_object_new_string(
-			rg_cidr_str(rep->done[i].addr, rep->done[i].len, d)));
-		json_object_object_add(r, "gw", json_object_new_string(
-			rg_ip_str(plan->gateway, g)));
-		json_object_array_add(routes, r);
-	}
+	for (size_t i = 0; i < rep->n_done; i++)
+		if (v110 || rep->done[i].table == RT_TABLE_MAIN)
+			json_object_array_add(routes, result_route(&rep->done[i], v110));
 	if (printf("%s\n", json_object_to_json_string_ext(res, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0 ||
 	    fflush(stdout))
 		return cni_error_set(e, CNI_ERR_IO, "cannot write the result", "stdout: %s",
@@ -308,8 +337,8 @@ int cni_cmd_add(const struct cni_env *env, struct cni_netconf *nc, struct cni_er
 	close(fd);
 	if (ret)
 		return route_error(&rep, err, e);
-	log_report(env, "added", &plan, &rep);
-	return print_result(nc, &plan, &rep, e);
+	log_report(env, "added", &rep);
+	return print_result(nc, &rep, e);
 }
 
 int cni_cmd_check(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
@@ -339,8 +368,26 @@ int cni_cmd_check(const struct cni_env *env, struct cni_netconf *nc, struct cni_
 	return 0;
 }
 
+/* DEL: the addresses prevResult (libcni's cached result) gives CNI_IFNAME,
+ * so that its rules go even when the interface has gone first. */
+static size_t prev_addrs(const struct cni_env *env, struct json_object *prev,
+			 uint32_t addrs[MAX_POD_IPS])
+{
+	struct pod_ip ips[MAX_POD_IPS];
+	struct cni_error ignored;
+	size_t n = 0;
+
+	if (!prev || find_pod_ips(env, prev, ips, &n, &ignored))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		addrs[i] = ips[i].addr;
+	return n;
+}
+
 int cni_cmd_del(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
 {
+	uint32_t addrs[MAX_POD_IPS];
+	size_t n_addrs;
 	struct rg_pod_report rep;
 	char err[CNI_MSG_LEN];
 	int fd, ret;
@@ -355,7 +402,8 @@ int cni_cmd_del(const struct cni_env *env, struct cni_netconf *nc, struct cni_er
 		cni_log("DEL %s %s: %s: nothing to remove", env->container_id, env->ifname, err);
 		return 0;
 	}
-	ret = rg_pod_routes_del(fd, env->ifname, &rep, err, sizeof(err));
+	n_addrs = prev_addrs(env, nc->prev_result, addrs);
+	ret = rg_pod_routes_del(fd, env->ifname, addrs, n_addrs, &rep, err, sizeof(err));
 	close(fd);
 	if (ret && rep.status == RG_POD_ERR_NETNS) {
 		cni_log("DEL %s %s: %s: nothing to remove", env->container_id, env->ifname, err);
@@ -363,7 +411,7 @@ int cni_cmd_del(const struct cni_env *env, struct cni_netconf *nc, struct cni_er
 	}
 	if (ret)
 		return route_error(&rep, err, e);
-	log_report(env, "removed", NULL, &rep);
+	log_report(env, "removed", &rep);
 	return 0;
 }
 

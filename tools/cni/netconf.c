@@ -2,7 +2,7 @@
 /*
  * The network config on stdin: the spec's keys (cniVersion, name, type,
  * prevResult) and railgate's own (railConfig, supernets, gateway, frontend,
- * onConflict).  Keys railgate does not know are accepted: Multus adds
+ * table, tableBase, rulePriority, onConflict).  Keys railgate does not know are accepted: Multus adds
  * deviceID, pciBusID, runtimeConfig and args.
  */
 #include <errno.h>
@@ -134,6 +134,47 @@ static int parse_on_conflict(struct cni_netconf *nc, struct cni_error *e)
 	return 0;
 }
 
+/* An unsigned integer key below limit: 0 and *has set when present, or
+ * error 7. */
+static int get_uint(struct json_object *o, const char *key, uint32_t limit, uint32_t *out,
+		    bool *has, struct cni_error *e)
+{
+	struct json_object *v;
+	int64_t n;
+
+	*has = false;
+	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+		return 0;
+	n = json_object_get_int64(v);
+	if (!json_object_is_type(v, json_type_int) || n < 0 || n >= limit)
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "\"%s\" must be an integer from 0 to %u", key, limit - 1);
+	*out = (uint32_t)n;
+	*has = true;
+	return 0;
+}
+
+/* tableBase and rulePriority (defaults 1000), and table (inline only). */
+static int parse_numbering(struct cni_netconf *nc, struct cni_error *e)
+{
+	struct rg_pod_numbering *num = &nc->numbering;
+	bool has;
+	int ret;
+
+	rg_pod_numbering_default(num);
+	ret = get_uint(nc->root, "tableBase", 0x7fffffff, &num->table_base, &has, e);
+	if (!ret)
+		ret = get_uint(nc->root, "rulePriority", 32766, &num->rule_priority, &has, e);
+	if (!ret)
+		ret = get_uint(nc->root, "table", 0x7fffffff, &num->table, &num->has_table, e);
+	if (ret)
+		return ret;
+	if (num->has_table && nc->rail_config)
+		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
+				     "\"table\" goes with inline supernets; with railConfig each rail's table is tableBase + the rail's index");
+	return 0;
+}
+
 /* railConfig, or supernets with an optional gateway and frontend. */
 static int parse_routes_source(struct cni_netconf *nc, struct cni_error *e)
 {
@@ -196,12 +237,22 @@ int cni_netconf_parse(const char *text, enum cni_command cmd,
 	if (!ret)
 		ret = get_string(nc->root, "name", &nc->name, e);
 	/* DEL and GC need nothing more: DEL removes what railgate marked,
-	 * whatever the config says now, and must not fail on a config gone bad. */
+	 * whatever the config says now, and must not fail on a config gone
+	 * bad; a prevResult, when it is one, tells DEL the pod's addresses. */
+	if (!ret && cmd == CNI_CMD_DEL) {
+		struct json_object *pr;
+
+		if (json_object_object_get_ex(nc->root, "prevResult", &pr) &&
+		    json_object_is_type(pr, json_type_object))
+			nc->prev_result = pr;
+	}
 	if (ret || cmd == CNI_CMD_DEL || cmd == CNI_CMD_GC)
 		return ret;
 	ret = parse_on_conflict(nc, e);
 	if (!ret)
 		ret = parse_routes_source(nc, e);
+	if (!ret)
+		ret = parse_numbering(nc, e);
 	if (!ret)
 		ret = parse_prev_result(nc, cmd, e);
 	return ret;

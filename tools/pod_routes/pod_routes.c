@@ -1,55 +1,25 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Pod routes: plan, add, check and delete the supernet routes inside a
- * pod's network namespace with libnl-3.  See pod_routes.h.
+ * Pod routing: judge, add, check and delete one rail interface's routes,
+ * table, rule and sysctls inside a pod's network namespace.  See
+ * pod_routes.h for what a rail interface gets and why.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include <linux/rtnetlink.h>
-#include <netlink/netlink.h>
-#include <netlink/route/addr.h>
-#include <netlink/route/link.h>
-#include <netlink/route/route.h>
 
 #include "pod_routes.h"
+#include "pod_view.h"
 #include "maps/errbuf.h"
 #include "maps/ipfmt.h"
 
-#define SELF_NETNS "/proc/self/ns/net"
-
-/* One route of the pod's main table, reduced to what the checks compare. */
-struct pod_route {
-	struct rg_cidr dst;
-	bool     has_gw;
-	uint32_t gw;
-	int      oif;                /* 0 when none or multipath */
-	bool     multipath;
-	uint8_t  proto;
-	uint8_t  scope;
-	uint8_t  type;               /* RTN_UNICAST, RTN_BLACKHOLE, ... */
-};
-
-/* The pod as seen through one netlink socket. */
-struct pod_view {
-	struct nl_sock  *sk;
-	struct nl_cache *links;
-	struct pod_route *routes;
-	size_t n_routes;
-};
-
-/* How a planned prefix stands in the pod. */
+/* How a planned prefix stands in the pod's main table. */
 enum plan_state {
 	PLAN_ABSENT,                 /* nothing routes it: add it */
-	PLAN_PRESENT,                /* routed exactly as planned */
+	PLAN_PRESENT,                /* routed via the rail's gateway on the interface */
 	PLAN_TAKEN,                  /* the prefix itself is routed another way */
 };
 
@@ -57,6 +27,16 @@ struct prefix_judgement {
 	enum plan_state state;
 	bool shadowed;               /* a part of it is routed another way */
 	char why[RG_POD_MSG_LEN];    /* for TAKEN or shadowed */
+};
+
+/* What a multi-homed pod needs on each rail interface: replies may arrive
+ * on a rail the kernel would not have chosen for the reverse path (loose
+ * rp_filter, whatever net.ipv4.conf.all says), and each rail answers ARP
+ * only for its own address and announces only its own address. */
+static const struct { const char *key; int value; } rail_sysctls[] = {
+	{ "rp_filter",    2 },
+	{ "arp_ignore",   1 },
+	{ "arp_announce", 2 },
 };
 
 static int fail(struct rg_pod_report *rep, enum rg_pod_status status, int ret)
@@ -71,84 +51,6 @@ static bool cidr_equal(struct rg_cidr a, struct rg_cidr b)
 	return a.addr == b.addr && a.len == b.len;
 }
 
-static void report_done(struct rg_pod_report *rep, struct rg_cidr c)
-{
-	if (rep && rep->n_done < RG_POD_ROUTES_MAX)
-		rep->done[rep->n_done++] = c;
-}
-
-static void report_warn(struct rg_pod_report *rep, const char *msg)
-{
-	if (rep && rep->n_warnings < RG_POD_ROUTES_MAX)
-		snprintf(rep->warnings[rep->n_warnings++], RG_POD_MSG_LEN, "%s", msg);
-}
-
-/* ---- planning ---------------------------------------------------------- */
-
-static int plan_init(struct rg_pod_plan *plan, const char *ifname, uint32_t addr,
-		     char *err, size_t errlen)
-{
-	memset(plan, 0, sizeof(*plan));
-	if (!ifname || !*ifname || strlen(ifname) >= IF_NAMESIZE) {
-		rg_set_err(err, errlen, "invalid interface name \"%s\"", ifname ? ifname : "");
-		return -EINVAL;
-	}
-	strcpy(plan->ifname, ifname);
-	plan->addr = addr;
-	return 0;
-}
-
-/* Append prefixes; a default route is never ours to add (it would be a
- * second default route, or one via the rail capturing everything). */
-static int plan_append(struct rg_pod_plan *plan, const struct rg_cidr *c, size_t n,
-		       const char *what, char *err, size_t errlen)
-{
-	char buf[32];
-
-	for (size_t i = 0; i < n; i++) {
-		if (c[i].len == 0) {
-			rg_set_err(err, errlen, "%s %s: railgate never adds a default route",
-				what, rg_cidr_str(c[i].addr, c[i].len, buf));
-			return -EINVAL;
-		}
-		if (plan->n_dsts >= RG_POD_ROUTES_MAX) {
-			rg_set_err(err, errlen, "more than %d supernets and front-end prefixes",
-				RG_POD_ROUTES_MAX);
-			return -E2BIG;
-		}
-		plan->dsts[plan->n_dsts++] = c[i];
-	}
-	return 0;
-}
-
-int rg_pod_plan_from_config(const struct rg_config *cfg, const char *ifname,
-			    uint32_t addr, struct rg_pod_plan *plan,
-			    char *err, size_t errlen)
-{
-	const struct rg_config_rail *rail = NULL;
-	char ip[INET_ADDRSTRLEN];
-	int ret;
-
-	ret = plan_init(plan, ifname, addr, err, errlen);
-	if (ret)
-		return ret;
-	for (size_t i = 0; i < cfg->n_rails && !rail; i++)
-		if (rg_cidr_contains(cfg->rails[i].subnet, addr))
-			rail = &cfg->rails[i];
-	if (!rail) {
-		rg_set_err(err, errlen, "%s address %s is in no rail of %s", ifname,
-			rg_ip_str(addr, ip), cfg->path ? cfg->path : "the config");
-		return -EINVAL;
-	}
-	snprintf(plan->rail, sizeof(plan->rail), "%s", rail->name);
-	plan->gateway = rail->gateway;
-	ret = plan_append(plan, cfg->supernets, cfg->n_supernets, "supernet", err, errlen);
-	if (!ret)
-		ret = plan_append(plan, cfg->computenet.frontend, cfg->computenet.n_frontend,
-				  "frontend", err, errlen);
-	return ret;
-}
-
 static bool in_any(const struct rg_cidr *set, size_t n, uint32_t addr)
 {
 	for (size_t i = 0; i < n; i++)
@@ -157,281 +59,71 @@ static bool in_any(const struct rg_cidr *set, size_t n, uint32_t addr)
 	return false;
 }
 
-int rg_pod_plan_inline(const struct rg_cidr *supernets, size_t n_supernets,
-		       const struct rg_cidr *frontend, size_t n_frontend,
-		       uint32_t gateway, const char *ifname, uint32_t addr,
-		       struct rg_pod_plan *plan, char *err, size_t errlen)
+static void report_route(struct rg_pod_report *rep, const struct rg_pod_route *r)
 {
-	char ip[INET_ADDRSTRLEN], gw[INET_ADDRSTRLEN];
-	int ret;
-
-	ret = plan_init(plan, ifname, addr, err, errlen);
-	if (ret)
-		return ret;
-	rg_ip_str(addr, ip);
-	rg_ip_str(gateway, gw);
-	if (!n_supernets) {
-		rg_set_err(err, errlen, "no supernet given");
-		return -EINVAL;
-	}
-	if (!in_any(supernets, n_supernets, addr)) {
-		rg_set_err(err, errlen, "%s address %s is outside every supernet (not a rail address)",
-			ifname, ip);
-		return -EINVAL;
-	}
-	if (!in_any(supernets, n_supernets, gateway)) {
-		rg_set_err(err, errlen, "gateway %s is outside every supernet: it must be the rail's switch address",
-			gw);
-		return -EINVAL;
-	}
-	if (gateway == addr) {
-		rg_set_err(err, errlen, "gateway %s is the pod's own address", gw);
-		return -EINVAL;
-	}
-	plan->gateway = gateway;
-	ret = plan_append(plan, supernets, n_supernets, "supernet", err, errlen);
-	if (!ret)
-		ret = plan_append(plan, frontend, n_frontend, "frontend", err, errlen);
-	return ret;
+	if (rep->n_done < RG_POD_REPORT_MAX)
+		rep->done[rep->n_done++] = *r;
 }
 
-/* ---- namespaces and the netlink view ----------------------------------- */
-
-int rg_pod_netns_path_by_name(const char *name, char *buf, size_t len)
+static void report_warn(struct rg_pod_report *rep, const char *msg)
 {
-	if (!name || !*name || strchr(name, '/'))
-		return -EINVAL;
-	return snprintf(buf, len, "/run/netns/%s", name) < (int)len ? 0 : -ENAMETOOLONG;
+	if (rep->n_warnings < RG_POD_ROUTES_MAX)
+		snprintf(rep->warnings[rep->n_warnings++], RG_POD_MSG_LEN, "%s", msg);
 }
 
-int rg_pod_netns_path_by_pid(long pid, char *buf, size_t len)
+static const char *table_name(uint32_t table, char *buf, size_t len)
 {
-	if (pid <= 0)
-		return -EINVAL;
-	return snprintf(buf, len, "/proc/%ld/ns/net", pid) < (int)len ? 0 : -ENAMETOOLONG;
-}
-
-int rg_pod_netns_open(const char *path, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		int ret = -errno;
-
-		rg_set_err(err, errlen, "cannot open network namespace %s: %s", path, strerror(errno));
-		return ret;
-	}
-	return fd;
-}
-
-static bool same_netns(int a, int b)
-{
-	struct stat sa, sb;
-
-	return !fstat(a, &sa) && !fstat(b, &sb) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* A route socket in the current namespace. */
-static int nl_connect_here(struct nl_sock **out, char *err, size_t errlen)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-	int nlret;
-
-	*out = NULL;
-	if (!sk) {
-		rg_set_err(err, errlen, "out of memory for a netlink socket");
-		return -ENOMEM;
-	}
-	nlret = nl_connect(sk, NETLINK_ROUTE);
-	if (nlret < 0) {
-		rg_set_err(err, errlen, "netlink connect in the pod: %s", nl_geterror(nlret));
-		nl_socket_free(sk);
-		return -EIO;
-	}
-	*out = sk;
-	return 0;
-}
-
-/*
- * Open a route socket inside the pod's namespace and come straight back.
- * Failing to come back is reported as such: the caller must stop.
- */
-static int nl_connect_in(int netns_fd, struct nl_sock **out, char *err, size_t errlen)
-{
-	struct nl_sock *sk = NULL;
-	int self, ret = 0;
-
-	self = open(SELF_NETNS, O_RDONLY | O_CLOEXEC);
-	if (self < 0) {
-		ret = -errno;
-		rg_set_err(err, errlen, "cannot open own network namespace: %s", strerror(errno));
-		return ret;
-	}
-	/* Already there (an init container naming its own pod): setns would
-	 * need CAP_SYS_ADMIN for nothing, NET_ADMIN is enough for the routes. */
-	if (same_netns(self, netns_fd)) {
-		close(self);
-		return nl_connect_here(out, err, errlen);
-	}
-	if (setns(netns_fd, CLONE_NEWNET)) {
-		ret = -errno;
-		rg_set_err(err, errlen, "cannot enter the pod's network namespace: %s", strerror(errno));
-		close(self);
-		return ret;
-	}
-	ret = nl_connect_here(&sk, err, errlen);
-	if (setns(self, CLONE_NEWNET)) {
-		ret = -errno;
-		rg_set_err(err, errlen, "cannot return to own network namespace: %s", strerror(errno));
-		if (sk)
-			nl_socket_free(sk);
-		sk = NULL;
-	}
-	close(self);
-	*out = sk;
-	return ret;
-}
-
-static bool nladdr_to_v4(struct nl_addr *a, uint32_t *out)
-{
-	uint32_t be;
-
-	if (!a || nl_addr_get_family(a) != AF_INET || nl_addr_get_len(a) != 4)
-		return false;
-	memcpy(&be, nl_addr_get_binary_addr(a), 4);
-	*out = ntohl(be);
-	return true;
-}
-
-static void route_from_nl(struct rtnl_route *r, struct pod_route *out)
-{
-	struct nl_addr *dst = rtnl_route_get_dst(r);
-	struct rtnl_nexthop *nh;
-
-	memset(out, 0, sizeof(*out));
-	if (dst && nladdr_to_v4(dst, &out->dst.addr))
-		out->dst.len = nl_addr_get_prefixlen(dst);
-	out->proto = rtnl_route_get_protocol(r);
-	out->scope = rtnl_route_get_scope(r);
-	out->type = rtnl_route_get_type(r);
-	out->multipath = rtnl_route_get_nnexthops(r) > 1;
-	if (rtnl_route_get_nnexthops(r) == 1) {
-		nh = rtnl_route_nexthop_n(r, 0);
-		out->oif = rtnl_route_nh_get_ifindex(nh);
-		out->has_gw = nladdr_to_v4(rtnl_route_nh_get_gateway(nh), &out->gw);
-	}
-}
-
-/* Local, broadcast and multicast routes are the kernel's, not a way out. */
-static bool route_is_forwarding(uint8_t type)
-{
-	return type == RTN_UNICAST || type == RTN_BLACKHOLE ||
-	       type == RTN_UNREACHABLE || type == RTN_PROHIBIT;
-}
-
-static int load_routes(struct pod_view *v, char *err, size_t errlen)
-{
-	struct nl_cache *cache;
-	struct nl_object *o;
-	int nlret, n;
-
-	nlret = rtnl_route_alloc_cache(v->sk, AF_INET, 0, &cache);
-	if (nlret < 0) {
-		rg_set_err(err, errlen, "cannot list the pod's routes: %s", nl_geterror(nlret));
-		return -EIO;
-	}
-	n = nl_cache_nitems(cache);
-	v->routes = calloc(n ? n : 1, sizeof(*v->routes));
-	if (!v->routes) {
-		nl_cache_free(cache);
-		rg_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
-		struct rtnl_route *r = (struct rtnl_route *)o;
-
-		if (rtnl_route_get_table(r) != RT_TABLE_MAIN ||
-		    !route_is_forwarding(rtnl_route_get_type(r)))
-			continue;
-		route_from_nl(r, &v->routes[v->n_routes++]);
-	}
-	nl_cache_free(cache);
-	return 0;
-}
-
-static void view_close(struct pod_view *v)
-{
-	free(v->routes);
-	if (v->links)
-		nl_cache_free(v->links);
-	if (v->sk)
-		nl_socket_free(v->sk);
-	memset(v, 0, sizeof(*v));
-}
-
-static int view_open(int netns_fd, struct pod_view *v, struct rg_pod_report *rep,
-		     char *err, size_t errlen)
-{
-	int ret, nlret;
-
-	memset(v, 0, sizeof(*v));
-	ret = nl_connect_in(netns_fd, &v->sk, err, errlen);
-	if (ret)
-		return fail(rep, RG_POD_ERR_NETNS, ret);
-	nlret = rtnl_link_alloc_cache(v->sk, AF_UNSPEC, &v->links);
-	if (nlret < 0) {
-		rg_set_err(err, errlen, "cannot list the pod's interfaces: %s", nl_geterror(nlret));
-		view_close(v);
-		return fail(rep, RG_POD_ERR_NETLINK, -EIO);
-	}
-	ret = load_routes(v, err, errlen);
-	if (ret) {
-		view_close(v);
-		return fail(rep, RG_POD_ERR_NETLINK, ret);
-	}
-	return 0;
-}
-
-static int view_ifindex(struct pod_view *v, const char *ifname)
-{
-	return rtnl_link_name2i(v->links, ifname);
-}
-
-static const char *view_ifname(struct pod_view *v, int ifindex, char *buf, size_t len)
-{
-	if (!ifindex || !rtnl_link_i2name(v->links, ifindex, buf, len))
-		snprintf(buf, len, ifindex ? "if%d" : "?", ifindex);
-	return buf;
-}
-
-/* "via 10.0.0.1 dev net1", "dev net1", "blackhole", "multipath" */
-static const char *describe_way(struct pod_view *v, const struct pod_route *r,
-				char *buf, size_t len)
-{
-	char gw[INET_ADDRSTRLEN], dev[IF_NAMESIZE + 8];
-
-	if (r->type != RTN_UNICAST)
-		snprintf(buf, len, "%s", r->type == RTN_BLACKHOLE ? "blackhole" :
-			 r->type == RTN_UNREACHABLE ? "unreachable" : "prohibit");
-	else if (r->multipath)
-		snprintf(buf, len, "over several next hops (multipath)");
-	else if (r->has_gw)
-		snprintf(buf, len, "via %s dev %s", rg_ip_str(r->gw, gw),
-			 view_ifname(v, r->oif, dev, sizeof(dev)));
+	if (table == RT_TABLE_MAIN)
+		snprintf(buf, len, "main");
 	else
-		snprintf(buf, len, "dev %s", view_ifname(v, r->oif, dev, sizeof(dev)));
+		snprintf(buf, len, "%u", table);
 	return buf;
 }
 
-/* ---- judging the pod's table against a plan ---------------------------- */
+/* ---- what the plan means, route by route -------------------------------- */
 
-static bool route_is_planned(const struct pod_route *r, struct rg_cidr dst,
-			     uint32_t gw, int oif)
+/* Planned prefix i in main, on the interface, with the rail's metric. */
+static struct rg_pod_route main_route(const struct rg_pod_plan *plan, size_t i)
 {
-	return r->type == RTN_UNICAST && !r->multipath && cidr_equal(r->dst, dst) &&
-	       r->has_gw && r->gw == gw && r->oif == oif;
+	return (struct rg_pod_route){ .dst = plan->dsts[i], .gateway = plan->gateway,
+				      .table = RT_TABLE_MAIN, .metric = plan->metric };
 }
+
+/* Route k of the rail's own table: the planned prefixes, then the
+ * connected subnet with src = the rail address (so that a lookup for a
+ * peer on the same rail keeps the bound address and stays on-link). */
+static size_t n_table_routes(const struct rg_pod_plan *plan)
+{
+	return plan->n_dsts + 1;
+}
+
+static struct rg_pod_route table_route(const struct rg_pod_plan *plan, uint32_t table, size_t k)
+{
+	if (k == plan->n_dsts)
+		return (struct rg_pod_route){ .dst = plan->subnet, .src = plan->addr,
+					      .table = table };
+	return (struct rg_pod_route){ .dst = plan->dsts[k], .gateway = plan->gateway,
+				      .table = table };
+}
+
+/* r is exactly the route railgate would add for want on oif. */
+static bool route_matches(const struct pod_route *r, const struct rg_pod_route *want, int oif)
+{
+	return r->type == RTN_UNICAST && !r->multipath && cidr_equal(r->dst, want->dst) &&
+	       r->table == want->table && r->oif == oif && r->metric == want->metric &&
+	       (want->gateway ? r->has_gw && r->gw == want->gateway : !r->has_gw) &&
+	       (!want->src || r->prefsrc == want->src);
+}
+
+static bool view_has_route(const struct pod_view *v, const struct rg_pod_route *want, int oif)
+{
+	for (size_t i = 0; i < v->n_routes; i++)
+		if (route_matches(&v->routes[i], want, oif))
+			return true;
+	return false;
+}
+
+/* ---- judging main against a plan ----------------------------------------- */
 
 /* The prefix route the kernel made for an address: a rail's own subnet on
  * its interface, part of the supernet by design. */
@@ -441,30 +133,53 @@ static bool route_is_connected(const struct pod_route *r)
 	       r->scope == RT_SCOPE_LINK && !r->has_gw;
 }
 
-/*
- * State of one planned prefix.  A route for the prefix, or for a part of
- * it, that is not exactly ours (and not a connected subnet) steals that
- * traffic from the rail gateway.  Wider routes (a default elsewhere, a /8)
- * lose to ours by prefix length and are fine.
- */
-static void judge_prefix(struct pod_view *v, struct rg_cidr dst, uint32_t gw, int oif,
-			 struct prefix_judgement *j)
+/* A route of the pod's other rail interfaces: railgate's own, or one via a
+ * gateway inside a supernet (a rail gateway, as an IPAM adds it).  Not a
+ * conflict: the per-rail tables keep bound sockets on their rail, and the
+ * metrics order the rails for unbound ones. */
+static bool route_of_other_rail(const struct pod_route *r, const struct rg_pod_plan *plan,
+				int oif)
 {
-	char way[96], rdst[32], pdst[32];
+	if (r->oif == oif || r->type != RTN_UNICAST || r->multipath)
+		return false;
+	return r->proto == RG_POD_ROUTE_PROTO ||
+	       (r->has_gw && in_any(plan->dsts, plan->n_supernets, r->gw));
+}
+
+/* Via the rail's gateway on the interface: railgate's route, or the same
+ * route an IPAM put there (any metric). */
+static bool route_is_rail_way(const struct pod_route *r, struct rg_cidr dst,
+			      const struct rg_pod_plan *plan, int oif)
+{
+	return r->type == RTN_UNICAST && !r->multipath && cidr_equal(r->dst, dst) &&
+	       r->has_gw && r->gw == plan->gateway && r->oif == oif;
+}
+
+/*
+ * State of planned prefix i in main.  A route for the prefix, or for a
+ * part of it, that is neither the rail's way, another rail's, nor a
+ * connected subnet, steals that traffic from the rail gateway.  Wider
+ * routes (a default elsewhere, a /8) lose to ours by prefix length.
+ */
+static void judge_prefix(struct pod_view *v, const struct rg_pod_plan *plan, size_t i,
+			 int oif, struct prefix_judgement *j)
+{
+	struct rg_cidr dst = plan->dsts[i];
+	char way[96], rdst[RG_CIDR_STR_LEN], pdst[RG_CIDR_STR_LEN];
 
 	memset(j, 0, sizeof(*j));
-	for (size_t i = 0; i < v->n_routes; i++) {
-		const struct pod_route *r = &v->routes[i];
+	for (size_t k = 0; k < v->n_routes; k++) {
+		const struct pod_route *r = &v->routes[k];
 		bool same_dst = cidr_equal(r->dst, dst);
 
-		if (!rg_cidr_covers(dst, r->dst))
+		if (r->table != RT_TABLE_MAIN || !rg_cidr_covers(dst, r->dst))
 			continue;
-		if (route_is_planned(r, dst, gw, oif)) {
+		if (route_is_rail_way(r, dst, plan, oif)) {
 			if (j->state == PLAN_ABSENT)
 				j->state = PLAN_PRESENT;
 			continue;
 		}
-		if (route_is_connected(r) && !same_dst)
+		if (route_of_other_rail(r, plan, oif) || (route_is_connected(r) && !same_dst))
 			continue;
 		if (same_dst)
 			j->state = PLAN_TAKEN;
@@ -475,7 +190,7 @@ static void judge_prefix(struct pod_view *v, struct rg_cidr dst, uint32_t gw, in
 		rg_cidr_str(dst.addr, dst.len, pdst);
 		snprintf(j->why, sizeof(j->why), "the pod already routes %s %s%s%s",
 			 rg_cidr_str(r->dst.addr, r->dst.len, rdst),
-			 describe_way(v, r, way, sizeof(way)),
+			 pod_view_describe(v, r, way, sizeof(way)),
 			 same_dst ? "" : ", a part of ", same_dst ? "" : pdst);
 	}
 }
@@ -490,89 +205,15 @@ static bool default_via_rail(struct pod_view *v, int oif, char *why, size_t whyl
 	for (size_t i = 0; i < v->n_routes; i++) {
 		const struct pod_route *r = &v->routes[i];
 
-		if (r->dst.len == 0 && r->type == RTN_UNICAST && r->oif == oif) {
+		if (r->table == RT_TABLE_MAIN && r->dst.len == 0 && r->type == RTN_UNICAST &&
+		    r->oif == oif) {
 			snprintf(why, whylen,
 				 "the pod has a default route %s: the rail interface %s would capture traffic meant for other networks (routing loop risk)",
-				 describe_way(v, r, way, sizeof(way)), ifname);
+				 pod_view_describe(v, r, way, sizeof(way)), ifname);
 			return true;
 		}
 	}
 	return false;
-}
-
-/* ---- kernel changes ---------------------------------------------------- */
-
-static struct rtnl_route *build_route(struct rg_cidr dst, uint32_t gw, int oif)
-{
-	uint32_t be_dst = htonl(dst.addr), be_gw = htonl(gw);
-	struct rtnl_route *r = rtnl_route_alloc();
-	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
-	struct nl_addr *a_dst = nl_addr_build(AF_INET, &be_dst, 4);
-	struct nl_addr *a_gw = nl_addr_build(AF_INET, &be_gw, 4);
-
-	if (!r || !nh || !a_dst || !a_gw) {
-		if (r)
-			rtnl_route_put(r);
-		if (nh)
-			rtnl_route_nh_free(nh);
-		nl_addr_put(a_dst);
-		nl_addr_put(a_gw);
-		return NULL;
-	}
-	nl_addr_set_prefixlen(a_dst, dst.len);
-	rtnl_route_set_family(r, AF_INET);
-	rtnl_route_set_table(r, RT_TABLE_MAIN);
-	rtnl_route_set_type(r, RTN_UNICAST);
-	rtnl_route_set_scope(r, RT_SCOPE_UNIVERSE);
-	rtnl_route_set_protocol(r, RG_POD_ROUTE_PROTO);
-	rtnl_route_set_dst(r, a_dst);
-	rtnl_route_nh_set_gateway(nh, a_gw);
-	rtnl_route_nh_set_ifindex(nh, oif);
-	rtnl_route_add_nexthop(r, nh);    /* the route owns nh now */
-	nl_addr_put(a_dst);
-	nl_addr_put(a_gw);
-	return r;
-}
-
-/* add or delete one railgate route; -EIO with the kernel's reason */
-static int change_route(struct nl_sock *sk, bool add, struct rg_cidr dst, uint32_t gw,
-			int oif, const char *ifname, char *err, size_t errlen)
-{
-	struct rtnl_route *r = build_route(dst, gw, oif);
-	char d[32], g[INET_ADDRSTRLEN];
-	int nlret;
-
-	if (!r) {
-		rg_set_err(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	nlret = add ? rtnl_route_add(sk, r, NLM_F_CREATE | NLM_F_EXCL)
-		    : rtnl_route_delete(sk, r, 0);
-	rtnl_route_put(r);
-	if (nlret >= 0)
-		return 0;
-	/* The kernel refuses a gateway that is not on-link with ENETUNREACH,
-	 * which libnl reports as a bare "Unspecific failure". */
-	rg_set_err(err, errlen, "cannot %s route %s via %s dev %s: %s%s",
-		add ? "add" : "delete", rg_cidr_str(dst.addr, dst.len, d),
-		rg_ip_str(gw, g), ifname, nl_geterror(nlret),
-		add && nlret == -NLE_FAILURE ?
-		" (is the gateway inside the interface's subnet, and the interface up?)" : "");
-	return nlret == -NLE_OBJ_NOTFOUND ? -ENOENT : -EIO;
-}
-
-/* ---- operations -------------------------------------------------------- */
-
-static int resolve_dev(struct pod_view *v, const char *ifname, struct rg_pod_report *rep,
-		       char *err, size_t errlen)
-{
-	int oif = view_ifindex(v, ifname);
-
-	if (oif <= 0) {
-		rg_set_err(err, errlen, "interface %s is not in the pod's network namespace", ifname);
-		return fail(rep, RG_POD_ERR_NO_DEV, -ENODEV);
-	}
-	return oif;
 }
 
 /*
@@ -587,34 +228,199 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 	char why[RG_POD_MSG_LEN];
 
 	if (default_via_rail(v, oif, why, sizeof(why), plan->ifname)) {
-		if (policy == RG_POD_CONFLICT_ERROR) {
-			rg_set_err(err, errlen, "%s", why);
-			return fail(rep, RG_POD_ERR_CONFLICT, -EEXIST);
-		}
+		if (policy == RG_POD_CONFLICT_ERROR)
+			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, errlen, -EEXIST, "%s", why));
 		report_warn(rep, why);
 	}
 	for (size_t i = 0; i < plan->n_dsts; i++) {
-		judge_prefix(v, plan->dsts[i], plan->gateway, oif, &j[i]);
+		judge_prefix(v, plan, i, oif, &j[i]);
 		if (j[i].state != PLAN_TAKEN && !j[i].shadowed)
 			continue;
-		if (policy == RG_POD_CONFLICT_ERROR) {
-			rg_set_err(err, errlen, "%s", j[i].why);
-			return fail(rep, RG_POD_ERR_CONFLICT, -EEXIST);
-		}
+		if (policy == RG_POD_CONFLICT_ERROR)
+			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, errlen, -EEXIST, "%s", j[i].why));
 		report_warn(rep, j[i].why);
 	}
 	return 0;
 }
 
+/* ---- the rail's table and rule ------------------------------------------- */
+
+/* railgate's rule from addr: "from addr/32 lookup T", protocol 82. */
+static const struct pod_rule *find_rule(const struct pod_view *v, uint32_t addr)
+{
+	for (size_t i = 0; i < v->n_rules; i++) {
+		const struct pod_rule *r = &v->rules[i];
+
+		if (r->proto == RG_POD_ROUTE_PROTO && r->plain && r->src.len == 32 &&
+		    r->src.addr == addr)
+			return r;
+	}
+	return NULL;
+}
+
+/* The first route in table that is not railgate's on oif, or NULL. */
+static const struct pod_route *table_foreign_route(const struct pod_view *v, uint32_t table,
+						   int oif)
+{
+	for (size_t i = 0; i < v->n_routes; i++) {
+		const struct pod_route *r = &v->routes[i];
+
+		if (r->table == table && (r->proto != RG_POD_ROUTE_PROTO || r->oif != oif))
+			return r;
+	}
+	return NULL;
+}
+
+/* No route in it and no rule looking it up. */
+static bool table_free(const struct pod_view *v, uint32_t table)
+{
+	for (size_t i = 0; i < v->n_routes; i++)
+		if (v->routes[i].table == table)
+			return false;
+	for (size_t i = 0; i < v->n_rules; i++)
+		if (v->rules[i].table == table)
+			return false;
+	return table != 0 && (table < 252 || table > 255);
+}
+
+/*
+ * The table this interface's routes go to: the plan's, or the one
+ * railgate's rule from its address already looks up (an earlier ADD that
+ * took a free id).  A table holding routes that are not railgate's on this
+ * interface is refused, or with WARN the next free id is taken.
+ */
+static int choose_table(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
+			enum rg_pod_conflict_policy policy, uint32_t *table,
+			struct rg_pod_report *rep, char *err, size_t errlen)
+{
+	const struct pod_rule *rule = find_rule(v, plan->addr);
+	uint32_t want = rule ? rule->table : plan->table;
+	const struct pod_route *foreign = table_foreign_route(v, want, oif);
+	char why[RG_POD_MSG_LEN], way[96], d[RG_CIDR_STR_LEN];
+
+	if (!foreign) {
+		*table = want;
+		return 0;
+	}
+	snprintf(why, sizeof(why), "routing table %u already holds routes that are not railgate's for %s (%s %s)",
+		 want, plan->ifname, rg_cidr_str(foreign->dst.addr, foreign->dst.len, d),
+		 pod_view_describe(v, foreign, way, sizeof(way)));
+	if (policy == RG_POD_CONFLICT_ERROR)
+		return fail(rep, RG_POD_ERR_CONFLICT,
+			    rg_err(err, errlen, -EEXIST, "%s: set another tableBase, or onConflict warn to take the next free table",
+				   why));
+	for (uint32_t t = want + 1; t < want + RG_POD_TABLE_SEARCH; t++) {
+		if (!table_free(v, t))
+			continue;
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), "; using table %u", t);
+		report_warn(rep, why);
+		*table = t;
+		return 0;
+	}
+	return fail(rep, RG_POD_ERR_CONFLICT,
+		    rg_err(err, errlen, -ENOSPC, "%s, and no free table among the next %d ids", why,
+			   RG_POD_TABLE_SEARCH));
+}
+
+/* ---- operations ---------------------------------------------------------- */
+
+static int resolve_dev(struct pod_view *v, const char *ifname, struct rg_pod_report *rep,
+		       char *err, size_t errlen)
+{
+	int oif = pod_view_ifindex(v, ifname);
+
+	if (oif <= 0)
+		return fail(rep, RG_POD_ERR_NO_DEV,
+			    rg_err(err, errlen, -ENODEV, "interface %s is not in the pod's network namespace",
+				   ifname));
+	return oif;
+}
+
+static int open_for(int netns_fd, const struct rg_pod_plan *plan, struct pod_view *v,
+		    struct rg_pod_report *rep, char *err, size_t errlen)
+{
+	char ip[RG_IP_STR_LEN];
+	int ret, oif;
+
+	ret = pod_view_open(netns_fd, v, err, errlen);
+	if (ret)
+		return fail(rep, RG_POD_ERR_NETNS, ret);
+	oif = resolve_dev(v, plan->ifname, rep, err, errlen);
+	if (oif > 0 && !pod_view_has_addr(v, oif, plan->addr))
+		oif = fail(rep, RG_POD_ERR_INPUT,
+			   rg_err(err, errlen, -EADDRNOTAVAIL, "%s does not hold %s in the pod",
+				  plan->ifname, rg_ip_str(plan->addr, ip)));
+	if (oif < 0)
+		pod_view_close(v);
+	return oif;
+}
+
+static int set_rail_sysctls(int netns_fd, const char *ifname, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(rail_sysctls) / sizeof(rail_sysctls[0]); i++) {
+		int ret = pod_sysctl_set(netns_fd, ifname, rail_sysctls[i].key,
+					 rail_sysctls[i].value, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Undo what this ADD did (rule first, so no lookup lands in a half-empty
+ * table), ignoring errors: the first one is what the caller reports. */
 static void rollback(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
-		     struct rg_pod_report *rep)
+		     uint32_t table, struct rg_pod_report *rep)
 {
 	char ignored[RG_POD_MSG_LEN];
 
-	for (size_t i = 0; i < rep->n_done; i++)
-		change_route(v->sk, false, rep->done[i], plan->gateway, oif, plan->ifname,
-			     ignored, sizeof(ignored));
+	if (rep->n_rules)
+		pod_rule_change(v->sk, false, plan->addr, table, plan->rule_priority,
+				ignored, sizeof(ignored));
+	for (size_t i = rep->n_done; i-- > 0;)
+		pod_route_change(v->sk, false, &rep->done[i], oif, plan->ifname,
+				 ignored, sizeof(ignored));
 	rep->n_done = 0;
+	rep->n_rules = 0;
+}
+
+static int add_route(struct pod_view *v, const struct rg_pod_route *r, int oif,
+		     const char *ifname, struct rg_pod_report *rep, char *err, size_t errlen)
+{
+	int ret = pod_route_change(v->sk, true, r, oif, ifname, err, errlen);
+
+	if (!ret)
+		report_route(rep, r);
+	return ret;
+}
+
+static int add_all(int netns_fd, struct pod_view *v, const struct rg_pod_plan *plan, int oif,
+		   const struct prefix_judgement *j, uint32_t table,
+		   struct rg_pod_report *rep, char *err, size_t errlen)
+{
+	const struct pod_rule *rule = find_rule(v, plan->addr);
+	int ret;
+
+	ret = set_rail_sysctls(netns_fd, plan->ifname, err, errlen);
+	for (size_t i = 0; !ret && i < plan->n_dsts; i++) {
+		struct rg_pod_route r = main_route(plan, i);
+
+		if (j[i].state == PLAN_ABSENT)
+			ret = add_route(v, &r, oif, plan->ifname, rep, err, errlen);
+	}
+	for (size_t k = 0; !ret && k < n_table_routes(plan); k++) {
+		struct rg_pod_route r = table_route(plan, table, k);
+
+		if (!view_has_route(v, &r, oif))
+			ret = add_route(v, &r, oif, plan->ifname, rep, err, errlen);
+	}
+	/* The rule last: traffic is steered into the table once it is whole. */
+	if (!ret && (!rule || rule->table != table)) {
+		ret = pod_rule_change(v->sk, true, plan->addr, table, plan->rule_priority,
+				      err, errlen);
+		if (!ret)
+			rep->n_rules = 1;
+	}
+	return ret;
 }
 
 int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
@@ -623,33 +429,96 @@ int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
 {
 	struct prefix_judgement j[RG_POD_ROUTES_MAX];
 	struct pod_view v;
+	uint32_t table = 0;
 	int oif, ret;
 
 	memset(rep, 0, sizeof(*rep));
-	ret = view_open(netns_fd, &v, rep, err, errlen);
-	if (ret)
-		return ret;
-	oif = ret = resolve_dev(&v, plan->ifname, rep, err, errlen);
-	if (ret < 0)
-		goto out;
+	oif = open_for(netns_fd, plan, &v, rep, err, errlen);
+	if (oif < 0)
+		return oif;
 	ret = judge_plan(&v, plan, oif, policy, j, rep, err, errlen);
+	if (!ret)
+		ret = choose_table(&v, plan, oif, policy, &table, rep, err, errlen);
 	if (ret)
 		goto out;
-	for (size_t i = 0; i < plan->n_dsts; i++) {
-		if (j[i].state != PLAN_ABSENT)
-			continue;
-		ret = change_route(v.sk, true, plan->dsts[i], plan->gateway, oif,
-				   plan->ifname, err, errlen);
-		if (ret) {
-			rollback(&v, plan, oif, rep);
-			fail(rep, RG_POD_ERR_NETLINK, ret);
-			goto out;
-		}
-		report_done(rep, plan->dsts[i]);
+	rep->table = table;
+	ret = add_all(netns_fd, &v, plan, oif, j, table, rep, err, errlen);
+	if (ret) {
+		rollback(&v, plan, oif, table, rep);
+		fail(rep, RG_POD_ERR_NETLINK, ret);
 	}
 out:
-	view_close(&v);
-	return ret < 0 ? ret : 0;
+	pod_view_close(&v);
+	return ret;
+}
+
+static int check_missing(struct rg_pod_report *rep, char *err, size_t errlen,
+			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int check_missing(struct rg_pod_report *rep, char *err, size_t errlen,
+			 const char *fmt, ...)
+{
+	char msg[RG_POD_MSG_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return fail(rep, RG_POD_ERR_MISSING, rg_err(err, errlen, -ENOENT, "%s", msg));
+}
+
+/* The rule and its table: found by protocol and address, not by id. */
+static int check_table(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
+		       struct rg_pod_report *rep, char *err, size_t errlen)
+{
+	const struct pod_rule *rule = find_rule(v, plan->addr);
+	char ip[RG_IP_STR_LEN], d[RG_CIDR_STR_LEN], g[RG_IP_STR_LEN];
+
+	if (!rule)
+		return check_missing(rep, err, errlen, "rule from %s/32 (proto %d) is missing",
+				     rg_ip_str(plan->addr, ip), RG_POD_ROUTE_PROTO);
+	rep->table = rule->table;
+	rep->n_rules = 1;
+	for (size_t k = 0; k < n_table_routes(plan); k++) {
+		struct rg_pod_route r = table_route(plan, rule->table, k);
+
+		if (!view_has_route(v, &r, oif))
+			return check_missing(rep, err, errlen, "route %s%s%s dev %s table %u is missing",
+					     rg_cidr_str(r.dst.addr, r.dst.len, d),
+					     r.gateway ? " via " : "",
+					     r.gateway ? rg_ip_str(r.gateway, g) : "",
+					     plan->ifname, rule->table);
+		report_route(rep, &r);
+	}
+	return 0;
+}
+
+/* Missing or pointing elsewhere in main: that is what CHECK is for. */
+static int check_main(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
+		      enum rg_pod_conflict_policy policy, struct prefix_judgement *j,
+		      struct rg_pod_report *rep, char *err, size_t errlen)
+{
+	char d[RG_CIDR_STR_LEN], g[RG_IP_STR_LEN];
+
+	for (size_t i = 0; i < plan->n_dsts; i++) {
+		struct rg_pod_route r = main_route(plan, i);
+
+		judge_prefix(v, plan, i, oif, &j[i]);
+		if (j[i].state == PLAN_PRESENT) {
+			report_route(rep, &r);
+			continue;
+		}
+		if (j[i].state == PLAN_TAKEN && policy == RG_POD_CONFLICT_WARN)
+			continue;    /* warned about and left alone */
+		rg_cidr_str(r.dst.addr, r.dst.len, d);
+		rg_ip_str(r.gateway, g);
+		if (j[i].state == PLAN_TAKEN)
+			return check_missing(rep, err, errlen,
+					     "route %s points elsewhere: %s, railgate expects via %s dev %s",
+					     d, j[i].why, g, plan->ifname);
+		return check_missing(rep, err, errlen, "route %s via %s dev %s is missing", d, g,
+				     plan->ifname);
+	}
+	return 0;
 }
 
 int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
@@ -657,124 +526,139 @@ int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 			struct rg_pod_report *rep, char *err, size_t errlen)
 {
 	struct prefix_judgement j[RG_POD_ROUTES_MAX];
-	char d[32], g[INET_ADDRSTRLEN];
 	struct pod_view v;
-	int oif, ret;
+	int oif, ret, rp = 0;
 
 	memset(rep, 0, sizeof(*rep));
-	ret = view_open(netns_fd, &v, rep, err, errlen);
-	if (ret)
-		return ret;
-	oif = ret = resolve_dev(&v, plan->ifname, rep, err, errlen);
-	if (ret < 0)
-		goto out;
-	/* Missing or pointing elsewhere first: that is what CHECK is for. */
-	for (size_t i = 0; i < plan->n_dsts; i++) {
-		judge_prefix(&v, plan->dsts[i], plan->gateway, oif, &j[i]);
-		if (j[i].state == PLAN_PRESENT ||
-		    (j[i].state == PLAN_TAKEN && policy == RG_POD_CONFLICT_WARN))
-			continue;    /* present, or warned about and left alone */
-		rg_cidr_str(plan->dsts[i].addr, plan->dsts[i].len, d);
-		rg_ip_str(plan->gateway, g);
-		if (j[i].state == PLAN_TAKEN)
-			rg_set_err(err, errlen, "route %s points elsewhere: %s, railgate expects via %s dev %s",
-				d, j[i].why, g, plan->ifname);
-		else
-			rg_set_err(err, errlen, "route %s via %s dev %s is missing", d, g, plan->ifname);
-		ret = fail(rep, RG_POD_ERR_MISSING, -ENOENT);
-		goto out;
+	oif = open_for(netns_fd, plan, &v, rep, err, errlen);
+	if (oif < 0)
+		return oif;
+	ret = check_table(&v, plan, oif, rep, err, errlen);
+	if (!ret)
+		ret = check_main(&v, plan, oif, policy, j, rep, err, errlen);
+	if (!ret)
+		ret = judge_plan(&v, plan, oif, policy, j, rep, err, errlen);
+	if (!ret) {
+		ret = pod_sysctl_get(netns_fd, plan->ifname, "rp_filter", &rp, err, errlen);
+		if (ret)
+			fail(rep, RG_POD_ERR_NETNS, ret);
+		else if (rp != 2)
+			ret = check_missing(rep, err, errlen,
+					    "rp_filter on %s is %d; railgate sets 2 (loose) on rail interfaces",
+					    plan->ifname, rp);
 	}
-	ret = judge_plan(&v, plan, oif, policy, j, rep, err, errlen);
-	if (ret)
-		goto out;
-	for (size_t i = 0; i < plan->n_dsts; i++)
-		if (j[i].state == PLAN_PRESENT)
-			report_done(rep, plan->dsts[i]);
-out:
-	view_close(&v);
-	return ret < 0 ? ret : 0;
+	pod_view_close(&v);
+	return ret;
+}
+
+static bool in_list(const uint32_t *list, size_t n, uint32_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == addr)
+			return true;
+	return false;
+}
+
+/* Whether railgate's rule r belongs to the interface being deleted. */
+static bool rule_is_for(const struct pod_view *v, const struct pod_rule *r, int oif,
+			const uint32_t *addrs, size_t n_addrs)
+{
+	if (r->proto != RG_POD_ROUTE_PROTO || !r->plain || r->src.len != 32)
+		return false;
+	if (oif > 0)
+		return pod_view_has_addr(v, oif, r->src.addr) || in_list(addrs, n_addrs, r->src.addr);
+	/* The interface is gone: only rules whose address nothing holds. */
+	return !pod_view_addr_held(v, r->src.addr) &&
+	       (!n_addrs || in_list(addrs, n_addrs, r->src.addr));
 }
 
 int rg_pod_routes_del(int netns_fd, const char *ifname,
+		      const uint32_t *addrs, size_t n_addrs,
 		      struct rg_pod_report *rep, char *err, size_t errlen)
 {
 	struct pod_view v;
 	int oif, ret;
 
 	memset(rep, 0, sizeof(*rep));
-	ret = view_open(netns_fd, &v, rep, err, errlen);
+	ret = pod_view_open(netns_fd, &v, err, errlen);
 	if (ret)
-		return ret;
-	oif = view_ifindex(&v, ifname);
-	if (oif <= 0)
-		goto out;    /* its routes went with it */
-	for (size_t i = 0; i < v.n_routes; i++) {
-		const struct pod_route *r = &v.routes[i];
+		return fail(rep, RG_POD_ERR_NETNS, ret);
+	oif = pod_view_ifindex(&v, ifname);
+	for (size_t i = 0; i < v.n_rules && !ret; i++) {
+		const struct pod_rule *r = &v.rules[i];
 
-		if (r->proto != RG_POD_ROUTE_PROTO || r->oif != oif || !r->has_gw)
+		if (!rule_is_for(&v, r, oif, addrs, n_addrs))
 			continue;
-		ret = change_route(v.sk, false, r->dst, r->gw, oif, ifname, err, errlen);
-		if (ret == -ENOENT) {
+		ret = pod_rule_change(v.sk, false, r->src.addr, r->table, r->priority, err, errlen);
+		if (ret == -ENOENT)
 			ret = 0;     /* removed meanwhile: that is what we want */
-			continue;
-		}
-		if (ret) {
-			fail(rep, RG_POD_ERR_NETLINK, ret);
-			goto out;
-		}
-		report_done(rep, r->dst);
+		else if (!ret)
+			rep->n_rules++;
 	}
-out:
-	view_close(&v);
+	for (size_t i = 0; i < v.n_routes && !ret && oif > 0; i++) {
+		const struct pod_route *r = &v.routes[i];
+		struct rg_pod_route gone = { .dst = r->dst, .gateway = r->has_gw ? r->gw : 0,
+					     .src = r->prefsrc, .table = r->table,
+					     .metric = r->metric };
+
+		if (r->proto != RG_POD_ROUTE_PROTO || r->oif != oif || r->multipath)
+			continue;
+		ret = pod_route_change(v.sk, false, &gone, oif, ifname, err, errlen);
+		if (ret == -ENOENT)
+			ret = 0;
+		else if (!ret)
+			report_route(rep, &gone);
+	}
+	if (ret)
+		fail(rep, RG_POD_ERR_NETLINK, ret);
+	pod_view_close(&v);
 	return ret;
 }
 
-/* ---- addresses --------------------------------------------------------- */
+/* ---- addresses ----------------------------------------------------------- */
 
 int rg_pod_list_addrs(int netns_fd, const char *ifname,
 		      struct rg_pod_addr *out, size_t max,
 		      char *err, size_t errlen)
 {
-	struct nl_cache *addrs = NULL;
-	struct nl_object *o;
 	struct pod_view v;
 	size_t n = 0;
-	int ret, nlret, want = 0;
+	int ret, want = 0;
 
-	ret = view_open(netns_fd, &v, NULL, err, errlen);
+	ret = pod_view_open(netns_fd, &v, err, errlen);
 	if (ret)
 		return ret;
 	if (ifname && *ifname) {
-		want = view_ifindex(&v, ifname);
+		want = pod_view_ifindex(&v, ifname);
 		if (want <= 0) {
-			rg_set_err(err, errlen, "interface %s is not in the pod's network namespace",
-				ifname);
-			ret = -ENODEV;
-			goto out;
+			pod_view_close(&v);
+			return rg_err(err, errlen, -ENODEV,
+				      "interface %s is not in the pod's network namespace", ifname);
 		}
 	}
-	nlret = rtnl_addr_alloc_cache(v.sk, &addrs);
-	if (nlret < 0) {
-		rg_set_err(err, errlen, "cannot list the pod's addresses: %s", nl_geterror(nlret));
-		ret = -EIO;
-		goto out;
-	}
-	for (o = nl_cache_get_first(addrs); o && n < max; o = nl_cache_get_next(o)) {
-		struct rtnl_addr *a = (struct rtnl_addr *)o;
-		int ifindex = rtnl_addr_get_ifindex(a);
+	for (size_t i = 0; i < v.n_addrs && n < max; i++)
+		if (!want || v.addrs[i].ifindex == want)
+			out[n++] = v.addrs[i];
+	pod_view_close(&v);
+	return (int)n;
+}
 
-		if (rtnl_addr_get_family(a) != AF_INET || (want && ifindex != want))
-			continue;
-		if (!nladdr_to_v4(rtnl_addr_get_local(a), &out[n].addr))
-			continue;
-		out[n].prefix_len = rtnl_addr_get_prefixlen(a);
-		view_ifname(&v, ifindex, out[n].ifname, sizeof(out[n].ifname));
-		n++;
-	}
-	ret = (int)n;
-out:
-	if (addrs)
-		nl_cache_free(addrs);
-	view_close(&v);
-	return ret;
+const char *rg_pod_route_str(const struct rg_pod_route *r, const char *ifname,
+			     char *buf, size_t len)
+{
+	char d[RG_CIDR_STR_LEN], g[RG_IP_STR_LEN], s[RG_IP_STR_LEN], t[16];
+	size_t used;
+
+	used = snprintf(buf, len, "%s", rg_cidr_str(r->dst.addr, r->dst.len, d));
+	if (r->gateway && used < len)
+		used += snprintf(buf + used, len - used, " via %s", rg_ip_str(r->gateway, g));
+	if (used < len)
+		used += snprintf(buf + used, len - used, " dev %s", ifname);
+	if (r->src && used < len)
+		used += snprintf(buf + used, len - used, " src %s", rg_ip_str(r->src, s));
+	if (r->metric && used < len)
+		used += snprintf(buf + used, len - used, " metric %u", r->metric);
+	if (used < len)
+		snprintf(buf + used, len - used, " table %s", table_name(r->table, t, sizeof(t)));
+	return buf;
 }

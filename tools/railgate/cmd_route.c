@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * railgate route add|del|check: the supernet routes of railgate-cni, for
- * init containers and for operators fixing a running pod by hand.
+ * railgate route add|del|check: what railgate-cni does for a rail
+ * interface (its table, source rule, main routes and sysctls:
+ * tools/pod_routes/), for init containers and for operators fixing a
+ * running pod by hand.
  *
  *   railgate route add --netns NAME|--pid PID [--dev IF]
- *                      [-c FILE | --supernet CIDR... --gateway IP] [--frontend CIDR...]
+ *                      [-c FILE | --supernet CIDR... --gateway IP [--table N]]
+ *                      [--frontend CIDR...] [--table-base N] [--rule-priority N]
  *                      [--on-conflict error|warn]
  *
- * Without --dev, the pod interface is the one whose IPv4 address lies in a
- * rail (with -c) or a supernet (inline).  Without -c and --supernet, the
- * default config file is used.  del needs no config: it removes the routes
- * railgate added on the interface (route protocol 82).
+ * Without --dev, every interface of the pod whose IPv4 address lies in a
+ * rail (with -c) or a supernet (inline) is handled, one after the other:
+ * an 8-GPU pod gets all eight rails in one call.  Without -c and
+ * --supernet, the default config file is used.  del needs no config: it
+ * removes the routes and rules railgate added (protocol 82).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,6 +50,7 @@ struct route_opts {
 	size_t n_frontend;
 	bool has_gateway;
 	uint32_t gateway;
+	struct rg_pod_numbering numbering;
 	enum rg_pod_conflict_policy policy;
 };
 
@@ -53,23 +58,34 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: railgate route add|del|check --netns NAME | --pid PID [--dev IF]\n"
-		"                      [-c FILE | --supernet CIDR... --gateway IP] [--frontend CIDR...]\n"
+		"                      [-c FILE | --supernet CIDR... --gateway IP [--table N]]\n"
+		"                      [--frontend CIDR...] [--table-base N] [--rule-priority N]\n"
 		"                      [--on-conflict error|warn]\n"
 		"\n"
-		"Put the rail supernet routes (and front-end prefixes) into a pod, via its\n"
-		"rail's gateway on its rail interface; check them; or remove them.\n"
+		"Give each rail interface of a pod its own routing table (the rail's subnet,\n"
+		"the supernets and front-end prefixes via the rail's gateway), a rule\n"
+		"\"from ADDR lookup TABLE\", the same routes in main with a per-rail metric,\n"
+		"and loose rp_filter; check them; or remove them.  Sockets bound to a rail's\n"
+		"address or device then leave by that rail.\n"
 		"  --netns NAME        the pod's namespace, /run/netns/NAME\n"
 		"  --pid PID           the namespace of a process in the pod\n"
-		"  --dev IF            the rail interface (default: the one holding a rail address)\n"
-		"  -c, --config FILE   rail config (default %s)\n"
+		"  --dev IF            one rail interface (default: every interface holding a\n"
+		"                      rail address)\n"
+		"  -c, --config FILE   rail config (default %s); rail i gets table\n"
+		"                      TABLE_BASE + i and rule priority RULE_PRIORITY + i\n"
 		"  --supernet CIDR     instead of -c: a supernet (repeat for several)\n"
 		"  --gateway IP        with --supernet: the rail gateway\n"
+		"  --table N           with --supernet: the rail's table (default TABLE_BASE)\n"
 		"  --frontend CIDR     also route this front-end prefix (repeatable)\n"
+		"  --table-base N      first rail's table (default %d)\n"
+		"  --rule-priority N   first rail's rule priority (default %d)\n"
 		"  --on-conflict MODE  error (default): refuse if the pod routes a supernet\n"
-		"                      another way; warn: leave that prefix alone and go on\n"
-		"del removes exactly the routes railgate added (protocol %d); it needs no config.\n"
+		"                      another way or the table holds other routes; warn: leave\n"
+		"                      that prefix alone, take the next free table, and go on\n"
+		"del removes exactly the routes and rules railgate added (protocol %d); it\n"
+		"needs no config.\n"
 		"Exit status: 0 ok, 1 failure, 2 usage.\n",
-		RG_DEFAULT_CONFIG, RG_POD_ROUTE_PROTO);
+		RG_DEFAULT_CONFIG, RG_POD_TABLE_BASE, RG_POD_RULE_PRIORITY, RG_POD_ROUTE_PROTO);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -110,7 +126,24 @@ static int parse_action(const char *s, struct route_opts *o)
 	return usage_error("unknown action \"%s\": add, del or check", s);
 }
 
-enum { OPT_NETNS = 256, OPT_PID, OPT_DEV, OPT_SUPERNET, OPT_GATEWAY, OPT_FRONTEND, OPT_CONFLICT };
+enum {
+	OPT_NETNS = 256, OPT_PID, OPT_DEV, OPT_SUPERNET, OPT_GATEWAY, OPT_FRONTEND, OPT_CONFLICT,
+	OPT_TABLE, OPT_TABLE_BASE, OPT_RULE_PRIORITY,
+};
+
+/* An unsigned option value below limit. */
+static int parse_number(const char *arg, const char *opt, uint32_t limit, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || v >= limit || arg[0] == '-')
+		return usage_error("%s \"%s\": a number from 0 to %u", opt, arg, limit - 1);
+	*out = (uint32_t)v;
+	return 0;
+}
 
 static int parse_opts(int argc, char **argv, struct route_opts *o)
 {
@@ -123,6 +156,9 @@ static int parse_opts(int argc, char **argv, struct route_opts *o)
 		{ "gateway",     required_argument, NULL, OPT_GATEWAY },
 		{ "frontend",    required_argument, NULL, OPT_FRONTEND },
 		{ "on-conflict", required_argument, NULL, OPT_CONFLICT },
+		{ "table",       required_argument, NULL, OPT_TABLE },
+		{ "table-base",  required_argument, NULL, OPT_TABLE_BASE },
+		{ "rule-priority", required_argument, NULL, OPT_RULE_PRIORITY },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ 0 },
 	};
@@ -174,6 +210,16 @@ static int parse_opts(int argc, char **argv, struct route_opts *o)
 			else
 				return usage_error("--on-conflict \"%s\": error or warn", optarg);
 			break;
+		case OPT_TABLE:
+			ret = parse_number(optarg, "--table", 0x7fffffff, &o->numbering.table);
+			o->numbering.has_table = true;
+			break;
+		case OPT_TABLE_BASE:
+			ret = parse_number(optarg, "--table-base", 0x7fffffff, &o->numbering.table_base);
+			break;
+		case OPT_RULE_PRIORITY:
+			ret = parse_number(optarg, "--rule-priority", 32766, &o->numbering.rule_priority);
+			break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -193,6 +239,8 @@ static int parse_opts(int argc, char **argv, struct route_opts *o)
 		return usage_error("--supernet needs --gateway (the rail's switch address)");
 	if (o->has_gateway && !o->n_supernets)
 		return usage_error("--gateway needs --supernet");
+	if (o->numbering.has_table && !o->n_supernets)
+		return usage_error("--table goes with --supernet; with a config, rail i gets --table-base + i");
 	return 0;
 }
 
@@ -205,54 +253,47 @@ static int plan_for(const struct route_opts *o, const struct rg_config *cfg,
 
 	if (!cfg)
 		return rg_pod_plan_inline(o->supernets, o->n_supernets, o->frontend,
-					  o->n_frontend, o->gateway, a->ifname, a->addr,
-					  plan, err, errlen);
-	ret = rg_pod_plan_from_config(cfg, a->ifname, a->addr, plan, err, errlen);
-	if (ret)
-		return ret;
-	/* --frontend adds prefixes to the config's own */
-	for (size_t i = 0; i < o->n_frontend; i++) {
-		if (plan->n_dsts >= RG_POD_ROUTES_MAX) {
-			snprintf(err, errlen, "more than %d prefixes", RG_POD_ROUTES_MAX);
-			return -E2BIG;
-		}
-		plan->dsts[plan->n_dsts++] = o->frontend[i];
-	}
-	return 0;
+					  o->n_frontend, o->gateway, &o->numbering, a->ifname,
+					  a->addr, a->prefix_len, plan, err, errlen);
+	ret = rg_pod_plan_from_config(cfg, &o->numbering, a->ifname, a->addr, plan, err, errlen);
+	if (!ret) /* --frontend adds prefixes to the config's own */
+		ret = rg_pod_plan_add_frontend(plan, o->frontend, o->n_frontend, err, errlen);
+	return ret;
 }
 
-/* Find the rail interface and its address, then plan. */
-static int make_plan(const struct route_opts *o, int netns_fd, const struct rg_config *cfg,
-		     struct rg_pod_plan *plan)
+/* One plan per rail interface (the first rail address of each), in the
+ * order the pod lists its addresses. */
+static int make_plans(const struct route_opts *o, int netns_fd, const struct rg_config *cfg,
+		      struct rg_pod_plan *plans, size_t *n_plans)
 {
 	struct rg_pod_addr addrs[POD_ADDRS_MAX];
 	char err[RG_POD_MSG_LEN], first_err[RG_POD_MSG_LEN] = "";
 	const struct rg_cidr loopback = { .addr = 0x7f000000, .len = 8 };
-	struct rg_pod_plan candidate;
-	int n, found = 0;
+	int n;
 
+	*n_plans = 0;
 	n = rg_pod_list_addrs(netns_fd, o->dev, addrs, POD_ADDRS_MAX, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "railgate route: %s\n", err);
 		return RG_EXIT_FAIL;
 	}
 	for (int i = 0; i < n; i++) {
+		bool seen = false;
+
 		if (rg_cidr_contains(loopback, addrs[i].addr))
 			continue;    /* never a rail address, only noise in messages */
-		if (plan_for(o, cfg, &addrs[i], &candidate, err, sizeof(err))) {
+		for (size_t k = 0; k < *n_plans && !seen; k++)
+			seen = !strcmp(plans[k].ifname, addrs[i].ifname);
+		if (seen)
+			continue;    /* one rail address per interface */
+		if (plan_for(o, cfg, &addrs[i], &plans[*n_plans], err, sizeof(err))) {
 			if (!first_err[0])
 				snprintf(first_err, sizeof(first_err), "%s", err);
 			continue;
 		}
-		if (found && strcmp(candidate.ifname, plan->ifname)) {
-			fprintf(stderr, "railgate route: %s and %s both hold rail addresses: pick one with --dev\n",
-				plan->ifname, candidate.ifname);
-			return RG_EXIT_FAIL;
-		}
-		if (!found++)
-			*plan = candidate;
+		(*n_plans)++;
 	}
-	if (!found) {
+	if (!*n_plans) {
 		fprintf(stderr, "railgate route: no rail address in the pod%s%s: %s\n",
 			o->dev ? " on " : "", o->dev ? o->dev : "",
 			first_err[0] ? first_err : "it has no IPv4 address");
@@ -261,22 +302,23 @@ static int make_plan(const struct route_opts *o, int netns_fd, const struct rg_c
 	return RG_EXIT_OK;
 }
 
-static void print_routes(const char *verb, const struct rg_pod_plan *plan,
+static void print_report(const char *verb, const struct rg_pod_plan *plan,
 			 const struct rg_pod_report *rep, const char *ifname)
 {
-	char d[32], g[INET_ADDRSTRLEN];
+	char route[128], ip[RG_IP_STR_LEN];
 
 	for (size_t i = 0; i < rep->n_warnings; i++)
 		fprintf(stderr, "railgate route: warning: %s\n", rep->warnings[i]);
-	for (size_t i = 0; i < rep->n_done; i++) {
-		printf("%s %s", verb, rg_cidr_str(rep->done[i].addr, rep->done[i].len, d));
-		if (plan)
-			printf(" via %s", rg_ip_str(plan->gateway, g));
-		printf(" dev %s%s%s\n", ifname, plan && plan->rail[0] ? " rail " : "",
-		       plan ? plan->rail : "");
-	}
-	if (!rep->n_done)
-		printf("%s nothing\n", verb);
+	for (size_t i = 0; i < rep->n_done; i++)
+		printf("%s %s%s%s\n", verb, rg_pod_route_str(&rep->done[i], ifname, route, sizeof(route)),
+		       plan && plan->rail[0] ? " rail " : "", plan ? plan->rail : "");
+	if (rep->n_rules && plan)
+		printf("%s rule from %s/32 lookup %u priority %u dev %s\n", verb,
+		       rg_ip_str(plan->addr, ip), rep->table, plan->rule_priority, ifname);
+	else if (rep->n_rules)
+		printf("%s %zu rule(s) dev %s\n", verb, rep->n_rules, ifname);
+	if (!rep->n_done && !rep->n_rules)
+		printf("%s nothing dev %s\n", verb, ifname);
 }
 
 static int load_config(const char *path, struct rg_config *cfg)
@@ -298,27 +340,34 @@ static int do_del(const struct route_opts *o, int fd)
 	const char *dev = o->dev;
 	int n;
 
-	/* Without --dev: every interface railgate may have routed. */
-	n = rg_pod_list_addrs(fd, dev, addrs, POD_ADDRS_MAX, err, sizeof(err));
-	if (n < 0 && dev) {
-		printf("removed nothing (%s)\n", err);    /* its routes went with it */
+	/* With --dev: that interface, also when it is gone (its rules are
+	 * found as orphans).  Without: every interface holding an address. */
+	if (dev) {
+		if (rg_pod_routes_del(fd, dev, NULL, 0, &rep, err, sizeof(err))) {
+			fprintf(stderr, "railgate route: %s\n", err);
+			return RG_EXIT_FAIL;
+		}
+		print_report("removed", NULL, &rep, dev);
 		return RG_EXIT_OK;
 	}
+	n = rg_pod_list_addrs(fd, NULL, addrs, POD_ADDRS_MAX, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "railgate route: %s\n", err);
 		return RG_EXIT_FAIL;
 	}
-	for (int i = 0; i < (dev ? 1 : n); i++) {
-		const char *ifname = dev ? dev : addrs[i].ifname;
+	for (int i = 0; i < n; i++) {
+		bool seen = false;
 
-		if (i && !strcmp(ifname, addrs[i - 1].ifname))
+		for (int k = 0; k < i && !seen; k++)
+			seen = !strcmp(addrs[k].ifname, addrs[i].ifname);
+		if (seen)
 			continue;
-		if (rg_pod_routes_del(fd, ifname, &rep, err, sizeof(err))) {
+		if (rg_pod_routes_del(fd, addrs[i].ifname, NULL, 0, &rep, err, sizeof(err))) {
 			fprintf(stderr, "railgate route: %s\n", err);
 			return RG_EXIT_FAIL;
 		}
-		if (rep.n_done || dev)
-			print_routes("removed", NULL, &rep, ifname);
+		if (rep.n_done || rep.n_rules)
+			print_report("removed", NULL, &rep, addrs[i].ifname);
 	}
 	return RG_EXIT_OK;
 }
@@ -326,9 +375,10 @@ static int do_del(const struct route_opts *o, int fd)
 static int do_add_or_check(const struct route_opts *o, int fd)
 {
 	struct rg_config cfg, *cfgp = NULL;
+	struct rg_pod_plan plans[POD_ADDRS_MAX];
 	struct rg_pod_report rep;
-	struct rg_pod_plan plan;
 	char err[RG_POD_MSG_LEN];
+	size_t n_plans;
 	int ret;
 
 	if (!o->n_supernets) {
@@ -338,21 +388,23 @@ static int do_add_or_check(const struct route_opts *o, int fd)
 			return RG_EXIT_FAIL;
 		cfgp = &cfg;
 	}
-	ret = make_plan(o, fd, cfgp, &plan);
+	ret = make_plans(o, fd, cfgp, plans, &n_plans);
 	if (cfgp)
 		rg_config_free(cfgp);
-	if (ret)
-		return ret;
-	if (o->action == ROUTE_ADD)
-		ret = rg_pod_routes_add(fd, &plan, o->policy, &rep, err, sizeof(err));
-	else
-		ret = rg_pod_routes_check(fd, &plan, o->policy, &rep, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "railgate route %s: %s\n", o->action_name, err);
-		return RG_EXIT_FAIL;
+	for (size_t i = 0; !ret && i < n_plans; i++) {
+		const struct rg_pod_plan *plan = &plans[i];
+
+		if (o->action == ROUTE_ADD)
+			ret = rg_pod_routes_add(fd, plan, o->policy, &rep, err, sizeof(err));
+		else
+			ret = rg_pod_routes_check(fd, plan, o->policy, &rep, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "railgate route %s: %s: %s\n", o->action_name, plan->ifname, err);
+			return RG_EXIT_FAIL;
+		}
+		print_report(o->action == ROUTE_ADD ? "added" : "ok", plan, &rep, plan->ifname);
 	}
-	print_routes(o->action == ROUTE_ADD ? "added" : "ok", &plan, &rep, plan.ifname);
-	return RG_EXIT_OK;
+	return ret;
 }
 
 int rg_cmd_route(int argc, char **argv)
@@ -361,6 +413,7 @@ int rg_cmd_route(int argc, char **argv)
 	char err[RG_POD_MSG_LEN];
 	int fd, ret;
 
+	rg_pod_numbering_default(&o.numbering);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? RG_EXIT_USAGE : RG_EXIT_OK;
