@@ -81,10 +81,20 @@ pod_routes() { ip -n "$POD" -4 route show 2>/dev/null | sed 's/ *$//' | sort; }
 host_has() { ip -n "$HOST" link show "$1" >/dev/null 2>&1; }
 pod_has() { ip -n "$POD" link show "$1" >/dev/null 2>&1; }
 
+pod_table() { ip -n "$POD" -4 route show table "$1" 2>/dev/null | sed 's/ *$//' | sort; }
+pod_rules() { ip -n "$POD" -4 rule show 2>/dev/null | grep ' proto 82' | sed 's/ *$//'; }
+
+# Inline supernets without "table": the rail is numbered as the first,
+# table 1000, rule priority 1000, metric 1000.
 EXPECTED=$(printf '%s\n' \
-	"10.0.0.0/16 via 10.0.0.1 dev net1 proto 82" \
+	"10.0.0.0/16 via 10.0.0.1 dev net1 proto 82 metric 1000" \
 	"10.0.0.0/24 dev net1 proto kernel scope link src 10.0.0.5" \
+	"192.168.0.0/16 via 10.0.0.1 dev net1 proto 82 metric 1000" | sort)
+TABLE=$(printf '%s\n' \
+	"10.0.0.0/16 via 10.0.0.1 dev net1 proto 82" \
+	"10.0.0.0/24 dev net1 proto 82 scope link src 10.0.0.5" \
 	"192.168.0.0/16 via 10.0.0.1 dev net1 proto 82" | sort)
+RULE="1000:	from 10.0.0.5 lookup 1000 proto 82"
 CONNECTED_ONLY="10.0.0.0/24 dev net1 proto kernel scope link src 10.0.0.5"
 
 # err_field OUTPUT FIELD
@@ -115,10 +125,12 @@ chain_round() {
 	check_eq "$v: railgate ADD succeeds" 0 "$rc"
 	check_eq "$v: the pod routes the supernet and front-end via the rail gateway" \
 		"$EXPECTED" "$(pod_routes)"
-	check_eq "$v: the result is prevResult at $v with the added routes appended" \
-		"$v|10.0.0.5/24|10.0.0.0/16>10.0.0.1,192.168.0.0/16>10.0.0.1" \
+	check_eq "$v: the rail's table and source rule" "$TABLE|$RULE" "$(pod_table 1000)|$(pod_rules)"
+	check_eq "$v: the result is prevResult at $v with main's added routes appended (no table field before 1.1.0)" \
+		"$v|10.0.0.5/24|10.0.0.0/16>10.0.0.1,192.168.0.0/16>10.0.0.1|0" \
 		"$(jq -r '[.cniVersion, .ips[0].address,
-			   ([.routes[] | .dst + ">" + .gw] | join(","))] | join("|")' <<<"$r2" 2>/dev/null)"
+			   ([.routes[] | .dst + ">" + .gw] | join(",")),
+			   ([.routes[] | select(.table or .priority)] | length | tostring)] | join("|")' <<<"$r2" 2>/dev/null)"
 
 	if [ "$v" == "0.3.1" ]; then
 		out=$(cni CHECK "$RG_CNI" "$(conf "$v" "$RG" "$r2")"); rc=$?
@@ -133,8 +145,18 @@ chain_round() {
 		out=$(cni CHECK "$RG_CNI" "$(conf "$v" "$RG" "$r2")"); rc=$?
 		expect_error "$v: CHECK fails when a route points elsewhere" 101 \
 			"points elsewhere.*via 10.0.0.9.*expects via 10.0.0.1" "$out" $rc
-		ip -n "$POD" route replace 10.0.0.0/16 via 10.0.0.1 dev net1 proto 82
+		ip -n "$POD" route del 10.0.0.0/16 via 10.0.0.9 dev net1
+		ip -n "$POD" route add 10.0.0.0/16 via 10.0.0.1 dev net1 proto 82 metric 1000
 		check "$v: CHECK ok again once repaired" cni CHECK "$RG_CNI" "$(conf "$v" "$RG" "$r2")"
+		ip -n "$POD" rule del priority 1000
+		out=$(cni CHECK "$RG_CNI" "$(conf "$v" "$RG" "$r2")"); rc=$?
+		expect_error "$v: CHECK fails when the source rule is missing" 101 "rule from 10.0.0.5/32" "$out" $rc
+		ip -n "$POD" rule add from 10.0.0.5 lookup 1000 priority 1000 proto 82
+		ip -n "$POD" route del 192.168.0.0/16 table 1000
+		out=$(cni CHECK "$RG_CNI" "$(conf "$v" "$RG" "$r2")"); rc=$?
+		expect_error "$v: CHECK fails when a table route is missing" 101 "192.168.0.0/16 via 10.0.0.1 dev net1 table 1000 is missing" "$out" $rc
+		ip -n "$POD" route add 192.168.0.0/16 via 10.0.0.1 dev net1 proto 82 table 1000
+		check "$v: CHECK ok with rule and table repaired" cni CHECK "$RG_CNI" "$(conf "$v" "$RG" "$r2")"
 	fi
 
 	# An operator's route on the same interface must survive railgate's DEL.
@@ -143,8 +165,8 @@ chain_round() {
 	[ "$v" != "0.3.1" ] && prev=$r2    # libcni passes prevResult to DEL from 0.4.0
 	check "$v: railgate DEL succeeds" cni DEL "$RG_CNI" "$(conf "$v" "$RG" "$prev")"
 	check_eq "$v: DEL removed exactly what ADD added" \
-		"$(printf '%s\n' "$CONNECTED_ONLY" "172.16.0.0/12 via 10.0.0.254 dev net1" | sort)" \
-		"$(pod_routes)"
+		"$(printf '%s\n' "$CONNECTED_ONLY" "172.16.0.0/12 via 10.0.0.254 dev net1" | sort)||" \
+		"$(pod_routes)|$(pod_table 1000)|$(pod_rules)"
 	check "$v: railgate DEL again is a no-op" cni DEL "$RG_CNI" "$(conf "$v" "$RG" "$prev")"
 	check "$v: host-device DEL" cni DEL "$PLUGINS/host-device" "$(conf "$v" "$HD" "$prev")"
 	check "$v: railgate DEL with the interface gone succeeds" \
@@ -168,6 +190,10 @@ r2=$(cni ADD "$RG_CNI" "$(conf 1.1.0 "$RG" "$r1")"); rc=$?
 check_eq "1.1.0: railgate ADD succeeds" 0 "$rc"
 check_eq "1.1.0: the result says 1.1.0" "1.1.0" "$(jq -r .cniVersion <<<"$r2" 2>/dev/null)"
 check_eq "1.1.0: the pod's routes" "$EXPECTED" "$(pod_routes)"
+check_eq "1.1.0: the result lists main's routes with their metric and the table's with their table" \
+	"10.0.0.0/16>10.0.0.1 p1000,192.168.0.0/16>10.0.0.1 p1000,10.0.0.0/16>10.0.0.1 t1000,192.168.0.0/16>10.0.0.1 t1000,10.0.0.0/24> t1000 s253" \
+	"$(jq -r '[.routes[] | .dst + ">" + (.gw // "") + (if .priority then " p\(.priority)" else "" end)
+		+ (if .table then " t\(.table)" else "" end) + (if .scope then " s\(.scope)" else "" end)] | join(",")' <<<"$r2" 2>/dev/null)"
 check "1.1.0: CHECK ok" cni CHECK "$RG_CNI" "$(conf 1.1.0 "$RG" "$r2")"
 check "1.1.0: STATUS ok" cni STATUS "$RG_CNI" "$(conf 1.1.0 "$RG")"
 out=$(cni STATUS "$RG_CNI" "$(conf 1.1.0 '{"type":"railgate","railConfig":"/nonexistent/railgate.yaml"}')"); rc=$?
@@ -272,6 +298,54 @@ expect_error "a default route via the rail interface" 100 "default route via 10.
 unchanged "default route conflict"
 ip -n "$POD" route del default
 
+# ---- an IPAM that already routes the supernet via the rail gateway --------
+# (nv-ipam's routes[], static's routes): that route stays the rail's way in
+# main, railgate does not duplicate it and does not remove it on DEL; the
+# rail's own table and rule are added as always.
+cni DEL "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")" >/dev/null
+cni DEL "$PLUGINS/host-device" "$(conf 1.0.0 "$HD" "$r1")" >/dev/null
+HD_ROUTES=$(jq -c '.ipam.routes = [{dst: "10.0.0.0/16", gw: "10.0.0.1"}]' <<<"$HD")
+r1=$(cni ADD "$PLUGINS/host-device" "$(conf 1.0.0 "$HD_ROUTES")") || fail "ipam routes: host-device ADD"
+check_eq "ipam routes: prevResult carries the IPAM's supernet route" "10.0.0.0/16" \
+	"$(jq -r '[.routes[]?.dst] | join(",")' <<<"$r1" 2>/dev/null)"
+r2=$(rg_add "$RG"); rc=$?
+check_eq "ipam routes: railgate ADD succeeds (no conflict with the IPAM's own route)" 0 "$rc"
+check_eq "ipam routes: main keeps the IPAM's route, railgate adds only the front-end" \
+	"$(printf '%s\n' "$CONNECTED_ONLY" "10.0.0.0/16 via 10.0.0.1 dev net1" \
+		"192.168.0.0/16 via 10.0.0.1 dev net1 proto 82 metric 1000" | sort)" "$(pod_routes)"
+check_eq "ipam routes: the rail's table and rule are complete" "$TABLE|$RULE" "$(pod_table 1000)|$(pod_rules)"
+check_eq "ipam routes: the result keeps the IPAM's route once and appends railgate's" \
+	"10.0.0.0/16,192.168.0.0/16" "$(jq -r '[.routes[].dst] | join(",")' <<<"$r2" 2>/dev/null)"
+check "ipam routes: CHECK ok" cni CHECK "$RG_CNI" "$(conf 1.0.0 "$RG" "$r2")"
+check "ipam routes: DEL" cni DEL "$RG_CNI" "$(conf 1.0.0 "$RG" "$r2")"
+check_eq "ipam routes: DEL kept the IPAM's route, removed table and rule" \
+	"$(printf '%s\n' "$CONNECTED_ONLY" "10.0.0.0/16 via 10.0.0.1 dev net1" | sort)||" \
+	"$(pod_routes)|$(pod_table 1000)|$(pod_rules)"
+
+# ---- the rail's table already in use -----------------------------------------
+ip -n "$POD" route add 10.77.0.0/16 via 10.0.0.254 dev net1 table 1000
+before=$(pod_routes)
+out=$(rg_add "$RG" "$r1"); rc=$?
+expect_error "a table holding other routes" 100 "routing table 1000 already holds routes that are not railgate's" "$out" $rc
+check_eq "table conflict: no rule, main unchanged" "|$before" "$(pod_rules)|$(pod_routes)"
+out=$(rg_add "$(jq -c '. + {onConflict: "warn"}' <<<"$RG")" "$r1"); rc=$?
+check_eq "onConflict warn: the next free table, 1001" "0|1000:	from 10.0.0.5 lookup 1001 proto 82" "$rc|$(pod_rules)"
+check "onConflict warn: CHECK finds the table through the rule" \
+	cni CHECK "$RG_CNI" "$(conf 1.0.0 "$(jq -c '. + {onConflict: "warn"}' <<<"$RG")" "$out")"
+check "onConflict warn: DEL" cni DEL "$RG_CNI" "$(conf 1.0.0 "$RG" "$out")"
+check_eq "DEL left the foreign table alone and emptied 1001" \
+	"10.77.0.0/16 via 10.0.0.254 dev net1||" "$(pod_table 1000)|$(pod_table 1001)|$(pod_rules)"
+ip -n "$POD" route del 10.77.0.0/16 table 1000
+out=$(rg_add "$(jq -c '. + {tableBase: 1, rulePriority: 40000}' <<<"$RG")"); rc=$?
+expect_error "rulePriority must stay above main" 7 "rulePriority.*0 to 32765" "$out" $rc
+out=$(rg_add "$(jq -c '. + {tableBase: 254}' <<<"$RG")"); rc=$?
+expect_error "a reserved table id" 7 "table 254 is reserved" "$out" $rc
+out=$(rg_add "$(jq -c '. + {table: 2000}' <<<"$RG")"); rc=$?
+check_eq "inline table 2000: rule priority 1000 + (2000 - tableBase)" "0|2000:	from 10.0.0.5 lookup 2000 proto 82" \
+	"$rc|$(pod_rules)"
+cni DEL "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")" >/dev/null
+cni DEL "$PLUGINS/host-device" "$(conf 1.0.0 "$HD_ROUTES" "$r1")" >/dev/null
+
 # ---- railConfig: the rail (and its gateway) from the config file --------
 
 # The interface.md example: rails 10.0.0.0/24 and 10.0.1.0/24, frontend 192.168.0.0/16.
@@ -283,9 +357,11 @@ r1=$(cni ADD "$PLUGINS/host-device" "$(conf 1.0.0 "$(hostdev_json vf1 10.0.1.7/2
 r2=$(cni ADD "$RG_CNI" "$(conf 1.0.0 "$RGC" "$r1")"); rc=$?
 check_eq "railConfig: ADD succeeds" 0 "$rc"
 check_eq "railConfig: routes via rail1's gateway from the file, not the IPAM's" \
-	"$(printf '%s\n' "10.0.0.0/16 via 10.0.1.1 dev net2 proto 82" \
-		"192.168.0.0/16 via 10.0.1.1 dev net2 proto 82")" \
+	"$(printf '%s\n' "10.0.0.0/16 via 10.0.1.1 dev net2 proto 82 metric 1001" \
+		"192.168.0.0/16 via 10.0.1.1 dev net2 proto 82 metric 1001")" \
 	"$(pod_routes | grep "dev net2 proto 82")"
+check_eq "railConfig: rail1 (the config's second rail) gets table 1001 and rule priority 1001" \
+	"1001:	from 10.0.1.7 lookup 1001 proto 82" "$(pod_rules)"
 check "railConfig: STATUS ok" cni STATUS "$RG_CNI" "$(conf 1.1.0 "$RGC")"
 check "railConfig: DEL" cni DEL "$RG_CNI" "$(conf 1.0.0 "$RGC" "$r2")"
 cni DEL "$PLUGINS/host-device" "$(conf 1.0.0 "$(hostdev_json vf1 10.0.1.7/24 10.0.1.254)" "$r1")" >/dev/null

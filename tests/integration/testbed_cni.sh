@@ -44,10 +44,10 @@ for ((n = 0; n < NODES; n++)); do
 done
 check_eq "CNI ADD succeeds for every pod" 0 "$all_added"
 check_eq "n0-p0 got the supernet and front-end routes via its rail gateway" \
-	"10.0.0.0/16 via 10.0.0.1 dev net1 ;192.168.0.0/16 via 10.0.0.1 dev net1 ;" \
+	"10.0.0.0/16 via 10.0.0.1 dev net1 metric 1000 ;192.168.0.0/16 via 10.0.0.1 dev net1 metric 1000 ;" \
 	"$(pod_routes 0 0)"
 check_eq "n1-p2 got them via rail 2's gateway" \
-	"10.0.0.0/16 via 10.0.2.1 dev net1 ;192.168.0.0/16 via 10.0.2.1 dev net1 ;" \
+	"10.0.0.0/16 via 10.0.2.1 dev net1 metric 1002 ;192.168.0.0/16 via 10.0.2.1 dev net1 metric 1002 ;" \
 	"$(pod_routes 1 2)"
 check "CNI CHECK passes on a pod" cni_pod CHECK 1 1
 check_fails "Scenario 2: with the route but no accelerator, n0-p0 -> n1-p1 fails" \

@@ -223,7 +223,7 @@ static int make_plan(const struct cni_env *env, const struct cni_netconf *nc,
 	}
 	source_free(&src);
 	if (ret)
-		return cni_error_set(e, CNI_ERR_CONFIG, "the pod's address is not a rail address",
+		return cni_error_set(e, CNI_ERR_CONFIG, "cannot plan the rail interface's routing",
 				     "%s", first_err);
 	return 0;
 }
