@@ -45,7 +45,7 @@ BPFT_SRCS  := $(wildcard tests/bpf/test_*.c)
 TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
 TEST_BINS  := $(patsubst %.c,$(BUILD)/%,$(UNIT_SRCS) $(BPFT_SRCS))
 # Small programs the integration tests drive (traffic with sequence numbers...).
-TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c)) $(BUILD)/libcni-client
 
 .PHONY: all deps test test-quick demo bench fresh-check clean bpf
 # Keep intermediate objects (tests/lib/*.o) so a second make does no work.
@@ -88,6 +88,12 @@ $(BUILD)/tests/%: tests/%.c $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(LIB)
 
 $(BUILD)/%: tests/tools/%.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
+
+# The libcni client the CNI tests drive the chains with: Debian's
+# golang-github-appc-cni-dev, which builds offline in GOPATH mode only.
+$(BUILD)/libcni-client: tests/tools/libcni_client/main.go | $(BUILD)
+	cd tests/tools/libcni_client && GO111MODULE=off GOPATH=/usr/share/gocode \
+		GOCACHE=$(abspath $(BUILD))/gocache GOFLAGS= go build -o $(abspath $@) .
 
 # The README's commands set up a fresh machine themselves: each recipe runs
 # the install script first and only then builds, so nothing compiles before

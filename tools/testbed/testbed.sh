@@ -10,6 +10,8 @@
 #   testbed.sh exec NAME CMD...       run CMD in n<n>, n<n>-p<r>, sw, fab or fe
 #   testbed.sh config NODE            print the railgate RailConfig for node n<n>
 #   testbed.sh routes none|supernet   remove/add the pods' supernet+frontend routes
+#   testbed.sh pod add|check|del NODE all|two [RAIL...]
+#                                     a multi-VF pod through the real CNI chain
 #   testbed.sh list                   show the running testbed
 #   testbed.sh gc                     remove testbeds whose owner process died
 #
@@ -33,6 +35,13 @@
 #   sw   $P-sw         leg<r> 10.0.<r>.1/24; bridge cnet 10.1.255.1/24 over
 #                      up-n<n>; fe0 192.168.0.1/24; leg<r> does not route
 #   fe   $P-fe         eth0 192.168.0.10/24
+#
+# Multi-VF pods (`pod add`), node n < 50, wired per rail by libcni
+# (build/libcni-client) through host-device + static IPAM + railgate-cni,
+# one conflist per rail as Multus runs them:
+#   all  $P-n<n>-all   net<r> 10.0.<r>.<150+n>/24 on every rail (an 8-GPU pod)
+#   two  $P-n<n>-two   net<r> 10.0.<r>.<200+n>/24 on the last two rails
+#   representors pf<r>vf1 (all) and pf<r>vf2 (two) in the node's br<r>
 set -euo pipefail
 
 readonly TB_RUN_DIR=/run/railgate-testbed
@@ -54,6 +63,8 @@ readonly HOST_OFFSET=10           # pod n and node uplink n use host .<10+n>
 readonly CNET_MAC=02:52:47:01:ff:01
 readonly MAX_NODES=200
 readonly MAX_RAILS=64
+readonly MULTI_MAX_NODE=50        # multi-VF pods: hosts .150+n and .200+n
+readonly CNI_PLUGINS=/usr/lib/cni  # Debian's containernetworking-plugins
 
 die() {
 	echo "testbed: $*" >&2
@@ -554,6 +565,114 @@ cmd_routes() {
 	say "routes: $want in $((NODES * RAILS)) pods"
 }
 
+# ---- multi-VF pods through the CNI chain -----------------------------------
+
+shape_rails() {   # shape_rails SHAPE: the rails a pod of that shape holds
+	local r
+	case "$1" in
+	all) for ((r = 0; r < RAILS; r++)); do echo "$r"; done ;;
+	two) for ((r = RAILS >= 2 ? RAILS - 2 : 0; r < RAILS; r++)); do echo "$r"; done ;;
+	esac
+}
+shape_host() { case "$1" in all) echo 150 ;; two) echo 200 ;; esac; }
+shape_vf() { case "$1" in all) echo 1 ;; two) echo 2 ;; esac; }
+multi_pod_addr() { echo "10.0.$3.$(($(shape_host "$2") + $1))"; }   # node shape rail
+
+# The CNI set-up every chain shares: the rail config (all nodes share one
+# rail layout), the plugin directory (railgate-cni under its type name),
+# libcni's result cache (never the machine's /var/lib/cni).
+cni_setup() {
+	local d=$TB_STATE/cni
+	mkdir -p "$d/bin" "$d/cache" "$d/conf"
+	[ -f "$d/rails.yaml" ] || cmd_config n0 >"$d/rails.yaml"
+	ln -sfn "$REPO_DIR/build/railgate-cni" "$d/bin/railgate"
+	[ -x "$REPO_DIR/build/libcni-client" ] || die "pod: build/libcni-client is missing: run make"
+	[ -x "$CNI_PLUGINS/host-device" ] || die "pod: $CNI_PLUGINS/host-device is missing (containernetworking-plugins)"
+}
+
+# The conflist of one attachment: the VF moved in and addressed by the
+# rail IPAM, then railgate, exactly the README's NetworkAttachmentDefinition.
+gen_conflist() {
+	local vf=$1 addr=$2 r=$3
+	jq -n --arg vf "$vf" --arg a "$addr/24" --arg gw "$(rail_gw "$r")" \
+		--arg rc "$TB_STATE/cni/rails.yaml" --arg name "rail$r" '{
+		cniVersion: "1.0.0", name: $name,
+		plugins: [
+			{type: "host-device", device: $vf,
+			 ipam: {type: "static", addresses: [{address: $a, gateway: $gw}]}},
+			{type: "railgate", railConfig: $rc}]}'
+}
+
+# libcni VERB NODE POD RAIL: one chain through libcni, run in the node.
+libcni() {
+	local verb=$1 n=$2 pod=$3 r=$4
+	ip netns exec "$P-n$n" env CNI_PATH="$TB_STATE/cni/bin:$CNI_PLUGINS" \
+		LIBCNI_CACHE_DIR="$TB_STATE/cni/cache" "$REPO_DIR/build/libcni-client" "$verb" \
+		"$TB_STATE/cni/conf/$pod-rail$r.conflist" "/run/netns/$P-$pod" "net$r" "$P-$pod"
+}
+
+# pod add NODE SHAPE [RAIL...]: create the pod and its VFs, then one
+# chain per rail, in the order given (default: the shape's rails).
+pod_add() {
+	local n=$1 shape=$2 pod=n$1-$2 k r vf rep
+	shift 2
+	cni_setup
+	k=$(shape_vf "$shape")
+	if [ ! -e "/run/netns/$P-$pod" ]; then
+		ip netns add "$P-$pod"
+		ip -n "$P-$pod" link set lo up
+		# no IPv6 link-local chatter: counters move only with test traffic
+		ip netns exec "$P-$pod" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 net.ipv6.conf.all.disable_ipv6=1
+	fi
+	for r in $(shape_rails "$shape"); do
+		vf=vf$shape$r rep=pf${r}vf$k
+		ip -n "$P-n$n" link show "$rep" >/dev/null 2>&1 && continue
+		{
+			echo "link add name $vf mtu $MTU type veth peer name $rep mtu $MTU"
+			echo "link set dev $rep master br$r"
+			quiet_up "$rep"
+		} | ip -n "$P-n$n" -batch - || die "pod add: VF $vf on rail $r of n$n failed"
+		gen_conflist "$vf" "$(multi_pod_addr "$n" "$shape" "$r")" "$r" \
+			>"$TB_STATE/cni/conf/$pod-rail$r.conflist"
+	done
+	[ "$#" -gt 0 ] || set -- $(shape_rails "$shape")
+	for r in "$@"; do
+		libcni add "$n" "$pod" "$r" >"$TB_STATE/cni/$pod-rail$r.result" ||
+			die "pod add: CNI ADD of net$r in $pod failed"
+		# wire frames, as a VF hands its representor (see pods_send_wire_frames)
+		nsenter --net="/run/netns/$P-$pod" ethtool -K "net$r" tx off gso off >/dev/null
+	done
+}
+
+cmd_pod() {
+	[ "$#" -ge 3 ] || usage
+	local verb=$1 node=$2 shape=$3 n r
+	shift 3
+	load_state
+	n=${node#n}
+	if ! [[ "$node" =~ ^n[0-9]+$ ]] || ! in_range "$n" 0 $((NODES - 1)); then
+		die "pod: NODE must be n0..n$((NODES - 1)), got '$node'"
+	fi
+	[ "$n" -lt $MULTI_MAX_NODE ] || die "pod: multi-VF pods live on nodes below n$MULTI_MAX_NODE"
+	case "$shape" in
+	all | two) ;;
+	*) die "pod: SHAPE is all or two, got '$shape'" ;;
+	esac
+	for r in "$@"; do
+		shape_rails "$shape" | grep -qx "$r" || die "pod: a $shape pod has no rail $r"
+	done
+	case "$verb" in
+	add) pod_add "$n" "$shape" "$@" ;;
+	check | del)
+		[ "$#" -gt 0 ] || set -- $(shape_rails "$shape")
+		for r in "$@"; do
+			libcni "$verb" "$n" "n$n-$shape" "$r" || die "pod $verb: net$r of n$n-$shape failed"
+		done
+		;;
+	*) die "pod: verb is add, check or del, got '$verb'" ;;
+	esac
+}
+
 cmd_list() {
 	[ "$#" -eq 0 ] || usage
 	load_state
@@ -603,6 +722,7 @@ main() {
 	exec) cmd_exec "$@" ;;
 	config) cmd_config "$@" ;;
 	routes) cmd_routes "$@" ;;
+	pod) cmd_pod "$@" ;;
 	list) cmd_list "$@" ;;
 	gc) cmd_gc "$@" ;;
 	-h | --help | help) usage ;;
