@@ -140,6 +140,46 @@ cross_rail_sample() {
 	echo "$passed of $pairs cross-rail pairs answered (nodes ${SAMPLE_NODES[*]}, every rail to every other rail of the next node)"
 }
 
+# The 8-GPU job: a pod with a VF on every rail on nodes 0 and 1, wired
+# through the real CNI chain (host-device, static IPAM, railgate-cni) by
+# libcni, one chain per rail as Multus runs them.
+all_rails_pods() {
+	screen "An all-rails pod (a VF on every rail) on n0 and n1, through the CNI chain"
+	show "$TB" pod add n0 all
+	show "$TB" pod add n1 all
+	echo "Each rail interface has its own table and a rule for its address:"
+	show "$TB" exec n0-all ip rule
+	show "$TB" exec n0-all ip route show table 1001
+}
+
+# Every rail of n0's all-rails pod to every rail of n1's, the socket bound
+# to the source rail's address (as NCCL binds it), the rows in parallel.
+all_rails_matrix() {
+	local dir="$TB_STATE/matrix" s d row passed
+	screen "The all-rails pod: each rail, bound to its address, to every rail of node 1"
+	mkdir -p "$dir"
+	for ((s = 0; s < RAILS; s++)); do
+		(
+			row=$(printf 'from 10.0.%d.150 ' "$s")
+			for ((d = 0; d < RAILS; d++)); do
+				if tb exec n0-all ping -n -q -c 1 -W 1 -I "10.0.$s.150" "10.0.$d.151" >/dev/null 2>&1; then
+					row+=" ok"
+				else
+					row+=" --"
+				fi
+			done
+			echo "$row"
+		) >"$dir/$s" &
+	done
+	wait
+	printf '%-17s' "to 10.0.<r>.151:"
+	for ((d = 0; d < RAILS; d++)); do printf ' r%d' "$d"; done
+	echo
+	for ((s = 0; s < RAILS; s++)); do cat "$dir/$s"; done
+	passed=$(cat "$dir"/* | grep -o ' ok' | wc -l)
+	echo "$passed of $((RAILS * RAILS)) rail pairs answered, each leaving by its own rail (off-diagonal: cross-rail through railgate)"
+}
+
 uplink_rx_total() {
 	ip -n "$TB_PREFIX-sw" -s -j link show master cnet | jq '[.[] | .stats64.rx.packets] | add'
 }
@@ -172,11 +212,13 @@ main() {
 	export TB_STATE=/run/railgate-testbed/$TB_PREFIX
 	TB_QUIET=0 tb up >/dev/null
 	topology
+	all_rails_pods
 	scenario_1
 	scenario_2
 	railgate_up_everywhere
 	cross_rail_now
 	cross_rail_sample
+	all_rails_matrix
 	intra_rail
 	front_end
 	stats

@@ -76,7 +76,7 @@ say() {
 }
 
 usage() {
-	sed -n '4,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -604,11 +604,16 @@ gen_conflist() {
 }
 
 # libcni VERB NODE POD RAIL: one chain through libcni, run in the node.
+# The plugins' logs go to cni/log; on failure its last lines are shown.
 libcni() {
-	local verb=$1 n=$2 pod=$3 r=$4
+	local verb=$1 n=$2 pod=$3 r=$4 log=$TB_STATE/cni/log rc=0
 	ip netns exec "$P-n$n" env CNI_PATH="$TB_STATE/cni/bin:$CNI_PLUGINS" \
 		LIBCNI_CACHE_DIR="$TB_STATE/cni/cache" "$REPO_DIR/build/libcni-client" "$verb" \
-		"$TB_STATE/cni/conf/$pod-rail$r.conflist" "/run/netns/$P-$pod" "net$r" "$P-$pod"
+		"$TB_STATE/cni/conf/$pod-rail$r.conflist" "/run/netns/$P-$pod" "net$r" "$P-$pod" \
+		2>"$log.last" || rc=$?
+	cat "$log.last" >>"$log"
+	[ $rc -eq 0 ] || grep -v '^railgate-cni: ' "$log.last" | tail -5 >&2
+	return $rc
 }
 
 # pod add NODE SHAPE [RAIL...]: create the pod and its VFs, then one
