@@ -201,6 +201,13 @@ if command -v capsh >/dev/null; then
 		"$(printf '%s\n' "$CONNECTED" "10.0.0.0/16 via 10.0.1.1 dev net1 proto 82 metric 1000" | sort)" "$(pod_routes)"
 	"$RG" route del --netns "$POD" >/dev/null
 fi
+# An init container whose /proc/sys is read-only (the usual container
+# mount): the routes and rule go in, the sysctls become a warning.
+run "read-only /proc/sys: add succeeds with a warning" 0 "warning: cannot open .*net1/rp_filter in the pod: Read-only" \
+	ip netns exec "$POD" unshare -m sh -c "mount --bind /proc/sys /proc/sys &&
+		mount -o bind,remount,ro /proc/sys /proc/sys && exec '$RG' route add --pid \$\$ --supernet 10.0.0.0/16 --gateway 10.0.1.1"
+check_eq "read-only /proc/sys: the rule is there" "1000:	from 10.0.1.5 lookup 1000 proto 82" "$(pod_rules)"
+"$RG" route del --netns "$POD" >/dev/null
 
 # ---- conflicts and addresses outside the rails ---------------------------------
 ip -n "$POD" route add 10.0.0.0/24 via 10.0.1.200 dev net1

@@ -355,13 +355,25 @@ static int open_for(int netns_fd, const struct rg_pod_plan *plan, struct pod_vie
 	return oif;
 }
 
-static int set_rail_sysctls(int netns_fd, const char *ifname, char *err, size_t errlen)
+/* A read-only /proc/sys (an init container) is a warning, not a failure:
+ * the routes and rule matter most, and the operator can set the sysctls
+ * another way; any other error fails the ADD. */
+static int set_rail_sysctls(int netns_fd, const char *ifname, struct rg_pod_report *rep,
+			    char *err, size_t errlen)
 {
+	char why[RG_POD_MSG_LEN];
+
 	for (size_t i = 0; i < sizeof(rail_sysctls) / sizeof(rail_sysctls[0]); i++) {
 		int ret = pod_sysctl_set(netns_fd, ifname, rail_sysctls[i].key,
-					 rail_sysctls[i].value, err, errlen);
+					 rail_sysctls[i].value, why, sizeof(why));
+
+		if (ret == -EROFS || ret == -EACCES || ret == -EPERM) {
+			snprintf(err, errlen, "%s", why);
+			report_warn(rep, why);
+			continue;
+		}
 		if (ret)
-			return ret;
+			return rg_err(err, errlen, ret, "%s", why);
 	}
 	return 0;
 }
@@ -400,7 +412,7 @@ static int add_all(int netns_fd, struct pod_view *v, const struct rg_pod_plan *p
 	const struct pod_rule *rule = find_rule(v, plan->addr);
 	int ret;
 
-	ret = set_rail_sysctls(netns_fd, plan->ifname, err, errlen);
+	ret = set_rail_sysctls(netns_fd, plan->ifname, rep, err, errlen);
 	for (size_t i = 0; !ret && i < plan->n_dsts; i++) {
 		struct rg_pod_route r = main_route(plan, i);
 
