@@ -47,7 +47,7 @@ TEST_BINS  := $(patsubst %.c,$(BUILD)/%,$(UNIT_SRCS) $(BPFT_SRCS))
 # Small programs the integration tests drive (traffic with sequence numbers...).
 TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c)) $(BUILD)/libcni-client
 
-.PHONY: all deps test test-quick demo bench fresh-check clean bpf
+.PHONY: all deps test test-full test-quick demo bench fresh-check clean bpf
 # Keep intermediate objects (tests/lib/*.o) so a second make does no work.
 .SECONDARY:
 all: bpf $(LIB) $(BINS) $(TEST_BINS) $(TEST_TOOLS)
@@ -82,9 +82,9 @@ $(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LI
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(LIB) $(HDRS) $(BPF_SKELS)
+$(BUILD)/tests/%: tests/%.c $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(POD_OBJS) $(LIB) $(HDRS) $(BPF_SKELS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(LIB) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ $< $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(POD_OBJS) $(LIB) $(LDLIBS) -lcmocka
 
 $(BUILD)/%: tests/tools/%.c | $(BUILD)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -106,6 +106,12 @@ SETUP = tools/install-deps.sh && $(MAKE) --no-print-directory all
 test:
 	@$(SETUP)
 	@tests/run.sh
+
+# The full matrices: what `make test` runs as a representative slice
+# (multi-VF pods on 3 rails) at full size (8 rails, the 8-GPU pod).
+test-full:
+	@$(SETUP)
+	@MULTIVF_RAILS=8 tests/run.sh
 
 # The inner loop: unit and BPF tests only, seconds.
 test-quick:

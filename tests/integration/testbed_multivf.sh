@@ -286,4 +286,27 @@ check "bound to that rail's address it still crosses rails" \
 	in_pod n0-two ping -n -q -c 1 -W 1 -I "$(pod_addr n0-two $mid)" "$(pod_addr n1-two $last)"
 check "CHECK passes through libcni" tb pod check n0 two
 
+# ---- the shipped NetworkAttachmentDefinitions ---------------------------------
+# deploy/nad-railgate.yaml's railgate plugins (rail0 by railConfig, rail1
+# inline) chained on one pod holding both rails: what an operator deploys.
+nad_railgate() {   # nad_railgate N: the railgate plugin of the N-th NAD, 1-based
+	awk -v want="$1" '/^  config: \|/ { n++; grab = (n == want); next } /^---/ { grab = 0 } grab' \
+		deploy/nad-railgate.yaml | jq -c --arg rc "$TB_STATE/cni/rails.yaml" \
+		'.plugins[] | select(.type == "railgate") | if .railConfig then .railConfig = $rc else . end'
+}
+nad_ok=1
+tb pod del n0 all 0 1 >/dev/null 2>&1 || nad_ok=0
+for r in 0 1; do
+	conf=$TB_STATE/cni/conf/n0-all-rail$r.conflist
+	plugin=$(nad_railgate $((r + 1))) && [ -n "$plugin" ] || nad_ok=0
+	jq --argjson p "${plugin:-null}" '.plugins[1] = $p' "$conf" >"$conf.tmp" && mv "$conf.tmp" "$conf"
+done
+check_eq "the shipped NADs' railgate plugins were read" 1 "$nad_ok"
+check "the shipped NADs chain on a pod holding rail0 and rail1" tb pod add n0 all 0 1
+for r in 0 1; do
+	check "shipped NAD rail$r: bound to its address, the pod reaches rail $((1 - r)) of the other node" \
+		in_pod n0-all ping -n -q -c 1 -W 1 -I "$(pod_addr n0-all $r)" "$(pod_addr n1-two $((RAILS - 1)))"
+done
+check "CHECK passes with the shipped NADs" tb pod check n0 all 0 1
+
 tap_done

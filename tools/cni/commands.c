@@ -243,7 +243,7 @@ static int route_error(const struct rg_pod_report *rep, const char *err, struct 
 	switch (rep->status) {
 	case RG_POD_ERR_CONFLICT:
 		return cni_error_set(e, CNI_ERR_ROUTE_CONFLICT,
-				     "the pod already routes rail traffic another way", "%s", err);
+				     "railgate's routing conflicts with the pod's", "%s", err);
 	case RG_POD_ERR_MISSING:
 		return cni_error_set(e, CNI_ERR_ROUTE_MISSING, "a railgate route is missing or points elsewhere",
 				     "%s", err);
