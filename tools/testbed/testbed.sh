@@ -26,6 +26,8 @@
 #                                     the caller of `up`)
 #   MODE VLAN   for `config`: datapath mode (default auto); VLAN=1 tags
 #               rail r with 100+r
+#   TB_CNI_PLUGIN  for `pod`: the railgate-cni binary the chains run
+#               (default build/railgate-cni; another build to compare)
 #
 # Model, node n and rail r both 0-based:
 #   pod  $P-n<n>-p<r>  net1 10.0.<r>.<10+n>/24 (veth to the node)
@@ -585,7 +587,7 @@ cni_setup() {
 	local d=$TB_STATE/cni
 	mkdir -p "$d/bin" "$d/cache" "$d/conf"
 	[ -f "$d/rails.yaml" ] || cmd_config n0 >"$d/rails.yaml"
-	ln -sfn "$REPO_DIR/build/railgate-cni" "$d/bin/railgate"
+	ln -sfn "${TB_CNI_PLUGIN:-$REPO_DIR/build/railgate-cni}" "$d/bin/railgate"
 	[ -x "$REPO_DIR/build/libcni-client" ] || die "pod: build/libcni-client is missing: run make"
 	[ -x "$CNI_PLUGINS/host-device" ] || die "pod: $CNI_PLUGINS/host-device is missing (containernetworking-plugins)"
 }
