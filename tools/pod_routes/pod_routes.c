@@ -71,15 +71,6 @@ static void report_warn(struct rg_pod_report *rep, const char *msg)
 		snprintf(rep->warnings[rep->n_warnings++], RG_POD_MSG_LEN, "%s", msg);
 }
 
-static const char *table_name(uint32_t table, char *buf, size_t len)
-{
-	if (table == RT_TABLE_MAIN)
-		snprintf(buf, len, "main");
-	else
-		snprintf(buf, len, "%u", table);
-	return buf;
-}
-
 /* ---- what the plan means, route by route -------------------------------- */
 
 /* Planned prefix i in main, on the interface, with the rail's metric. */
@@ -671,6 +662,6 @@ const char *rg_pod_route_str(const struct rg_pod_route *r, const char *ifname,
 	if (r->metric && used < len)
 		used += snprintf(buf + used, len - used, " metric %u", r->metric);
 	if (used < len)
-		snprintf(buf + used, len - used, " table %s", table_name(r->table, t, sizeof(t)));
+		snprintf(buf + used, len - used, " table %s", pod_table_name(r->table, t, sizeof(t)));
 	return buf;
 }

@@ -154,37 +154,51 @@ static bool route_is_forwarding(uint8_t type)
 	       type == RTN_UNREACHABLE || type == RTN_PROHIBIT;
 }
 
-static int load_routes(struct pod_view *v, char *err, size_t errlen)
+/* Copy one object into its slot; false to skip it. */
+typedef bool (*take_fn)(struct pod_view *v, struct nl_object *o, void *slot);
+
+/*
+ * Turn a freshly dumped cache (nlret: the dump's result) into a calloc'd
+ * array of the objects take() keeps.  The cache is freed either way.
+ */
+static int load_cache(struct pod_view *v, int nlret, struct nl_cache *cache, const char *what,
+		      size_t size, void **out, size_t *n, take_fn take, char *err, size_t errlen)
 {
-	struct nl_cache *cache;
 	struct nl_object *o;
-	int nlret, n;
+	char *arr;
 
-	nlret = rtnl_route_alloc_cache(v->sk, AF_INET, 0, &cache);
 	if (nlret < 0)
-		return rg_err(err, errlen, -EIO, "cannot list the pod's routes: %s",
+		return rg_err(err, errlen, -EIO, "cannot list the pod's %s: %s", what,
 			      nl_geterror(nlret));
-	n = nl_cache_nitems(cache);
-	v->routes = calloc(n ? n : 1, sizeof(*v->routes));
-	if (!v->routes) {
+	arr = calloc(nl_cache_nitems(cache) + 1, size);
+	if (!arr) {
 		nl_cache_free(cache);
-		return rg_err(err, errlen, -ENOMEM, "out of memory");
+		return rg_err(err, errlen, -ENOMEM, "out of memory for the pod's %s", what);
 	}
-	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
-		struct rtnl_route *r = (struct rtnl_route *)o;
-
-		if (route_is_forwarding(rtnl_route_get_type(r)))
-			route_from_nl(r, &v->routes[v->n_routes++]);
-	}
+	*out = arr;
+	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o))
+		if (take(v, o, arr + *n * size))
+			(*n)++;
 	nl_cache_free(cache);
 	return 0;
 }
 
-static void rule_from_nl(struct rtnl_rule *r, struct pod_rule *out)
+static bool take_route(struct pod_view *v, struct nl_object *o, void *slot)
 {
-	struct nl_addr *src = rtnl_rule_get_src(r);
+	struct rtnl_route *r = (struct rtnl_route *)o;
 
-	memset(out, 0, sizeof(*out));
+	if (!route_is_forwarding(rtnl_route_get_type(r)))
+		return false;
+	route_from_nl(r, slot);
+	return true;
+}
+
+static bool take_rule(struct pod_view *v, struct nl_object *o, void *slot)
+{
+	struct rtnl_rule *r = (struct rtnl_rule *)o;
+	struct nl_addr *src = rtnl_rule_get_src(r);
+	struct pod_rule *out = slot;
+
 	if (src && nladdr_to_v4(src, &out->src.addr))
 		out->src.len = nl_addr_get_prefixlen(src);
 	out->table = rtnl_rule_get_table(r);
@@ -195,60 +209,41 @@ static void rule_from_nl(struct rtnl_rule *r, struct pod_rule *out)
 	out->plain = rtnl_rule_get_action(r) == FR_ACT_TO_TBL && !rtnl_rule_get_dst(r) &&
 		     !rtnl_rule_get_iif(r) && !rtnl_rule_get_oif(r) && !rtnl_rule_get_mark(r) &&
 		     !rtnl_rule_get_dsfield(r);
+	return true;
 }
 
-static int load_rules(struct pod_view *v, char *err, size_t errlen)
+static bool take_addr(struct pod_view *v, struct nl_object *o, void *slot)
 {
-	struct nl_cache *cache;
-	struct nl_object *o;
-	int nlret, n;
+	struct rtnl_addr *a = (struct rtnl_addr *)o;
+	struct rg_pod_addr *out = slot;
 
-	nlret = rtnl_rule_alloc_cache(v->sk, AF_INET, &cache);
-	if (nlret < 0)
-		return rg_err(err, errlen, -EIO, "cannot list the pod's rules: %s",
-			      nl_geterror(nlret));
-	n = nl_cache_nitems(cache);
-	v->rules = calloc(n ? n : 1, sizeof(*v->rules));
-	if (!v->rules) {
-		nl_cache_free(cache);
-		return rg_err(err, errlen, -ENOMEM, "out of memory");
-	}
-	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o))
-		rule_from_nl((struct rtnl_rule *)o, &v->rules[v->n_rules++]);
-	nl_cache_free(cache);
-	return 0;
+	if (rtnl_addr_get_family(a) != AF_INET || !nladdr_to_v4(rtnl_addr_get_local(a), &out->addr))
+		return false;
+	out->prefix_len = rtnl_addr_get_prefixlen(a);
+	out->ifindex = rtnl_addr_get_ifindex(a);
+	pod_view_ifname(v, out->ifindex, out->ifname, sizeof(out->ifname));
+	return true;
 }
 
-static int load_addrs(struct pod_view *v, char *err, size_t errlen)
+static int load_all(struct pod_view *v, char *err, size_t errlen)
 {
-	struct nl_cache *cache;
-	struct nl_object *o;
-	int nlret, n;
+	struct nl_cache *c = NULL;
+	int nlret, ret;
 
-	nlret = rtnl_addr_alloc_cache(v->sk, &cache);
-	if (nlret < 0)
-		return rg_err(err, errlen, -EIO, "cannot list the pod's addresses: %s",
-			      nl_geterror(nlret));
-	n = nl_cache_nitems(cache);
-	v->addrs = calloc(n ? n : 1, sizeof(*v->addrs));
-	if (!v->addrs) {
-		nl_cache_free(cache);
-		return rg_err(err, errlen, -ENOMEM, "out of memory");
-	}
-	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
-		struct rtnl_addr *a = (struct rtnl_addr *)o;
-		struct rg_pod_addr *out = &v->addrs[v->n_addrs];
-
-		if (rtnl_addr_get_family(a) != AF_INET ||
-		    !nladdr_to_v4(rtnl_addr_get_local(a), &out->addr))
-			continue;
-		out->prefix_len = rtnl_addr_get_prefixlen(a);
-		out->ifindex = rtnl_addr_get_ifindex(a);
-		pod_view_ifname(v, out->ifindex, out->ifname, sizeof(out->ifname));
-		v->n_addrs++;
-	}
-	nl_cache_free(cache);
-	return 0;
+	/* the dump first: its cache is an argument of load_cache */
+	nlret = rtnl_route_alloc_cache(v->sk, AF_INET, 0, &c);
+	ret = load_cache(v, nlret, c, "routes", sizeof(*v->routes), (void **)&v->routes,
+			 &v->n_routes, take_route, err, errlen);
+	if (ret)
+		return ret;
+	nlret = rtnl_rule_alloc_cache(v->sk, AF_INET, &c);
+	ret = load_cache(v, nlret, c, "rules", sizeof(*v->rules), (void **)&v->rules,
+			 &v->n_rules, take_rule, err, errlen);
+	if (ret)
+		return ret;
+	nlret = rtnl_addr_alloc_cache(v->sk, &c);
+	return load_cache(v, nlret, c, "addresses", sizeof(*v->addrs), (void **)&v->addrs,
+			  &v->n_addrs, take_addr, err, errlen);
 }
 
 void pod_view_close(struct pod_view *v)
@@ -278,11 +273,7 @@ int pod_view_open(int netns_fd, struct pod_view *v, char *err, size_t errlen)
 			     nl_geterror(nlret));
 	}
 	if (!ret)
-		ret = load_routes(v, err, errlen);
-	if (!ret)
-		ret = load_rules(v, err, errlen);
-	if (!ret)
-		ret = load_addrs(v, err, errlen);
+		ret = load_all(v, err, errlen);
 	if (ret)
 		pod_view_close(v);
 	return ret;
@@ -384,7 +375,7 @@ static struct rtnl_route *build_route(const struct rg_pod_route *want, int oif)
 	return r;
 }
 
-static const char *table_str(uint32_t table, char *buf, size_t len)
+const char *pod_table_name(uint32_t table, char *buf, size_t len)
 {
 	if (table == RT_TABLE_MAIN)
 		snprintf(buf, len, "main");
@@ -412,7 +403,7 @@ int pod_route_change(struct nl_sock *sk, bool add, const struct rg_pod_route *wa
 	rg_set_err(err, errlen, "cannot %s route %s%s%s dev %s table %s: %s%s",
 		   add ? "add" : "delete", rg_cidr_str(want->dst.addr, want->dst.len, d),
 		   want->gateway ? " via " : "", want->gateway ? rg_ip_str(want->gateway, g) : "",
-		   ifname, table_str(want->table, t, sizeof(t)), nl_geterror(nlret),
+		   ifname, pod_table_name(want->table, t, sizeof(t)), nl_geterror(nlret),
 		   add && nlret == -NLE_FAILURE ?
 		   " (is the gateway inside the interface's subnet, and the interface up?)" : "");
 	return nlret == -NLE_OBJ_NOTFOUND ? -ENOENT : -EIO;

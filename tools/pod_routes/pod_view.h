@@ -63,6 +63,9 @@ bool pod_view_addr_held(const struct pod_view *v, uint32_t addr);
 const char *pod_view_describe(struct pod_view *v, const struct pod_route *r,
 			      char *buf, size_t len);
 
+/* "main" or the table's id. */
+const char *pod_table_name(uint32_t table, char *buf, size_t len);
+
 /* Kernel changes, all tagged RG_POD_ROUTE_PROTO.  A route with gw 0 is the
  * connected subnet (scope link, prefsrc src).  -ENOENT when a delete finds
  * nothing, -EIO with the kernel's reason otherwise. */
