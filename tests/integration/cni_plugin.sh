@@ -49,11 +49,12 @@ NETNS=/run/netns/$POD
 EXTRA_ARGS="IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=gpu-0"
 
 # cni CMD BINARY CONF: run a plugin in the host namespace; stdout is its
-# answer, stderr goes to $TMP/stderr.
+# answer, stderr goes to $TMP/stderr.  Bounded: a plugin that hangs is
+# killed after 10 s (exit 124).
 cni() {
 	printf '%s' "$3" | env CNI_COMMAND="$1" CNI_CONTAINERID="$CID" CNI_NETNS="$NETNS" \
 		CNI_IFNAME="$IFNAME" CNI_ARGS="$EXTRA_ARGS" CNI_PATH="$PLUGINS:$(dirname "$RG_CNI")" \
-		ip netns exec "$HOST" "$2" 2>"$TMP/stderr"
+		ip netns exec "$HOST" timeout 10 "$2" 2>"$TMP/stderr"
 }
 
 # conf VERSION PLUGIN_JSON [PREV_RESULT]: one plugin's config in a chain
@@ -248,6 +249,36 @@ expect_error "an unsupported cniVersion" 1 "0.2.0" "$out" $rc
 out=$(rg_add "$RG" ""); rc=$?
 expect_error "no prevResult (not chained)" 7 "chained|prevResult" "$out" $rc
 unchanged "invalid configs"
+
+# Hostile input (fuzzing found these): trailing data, two documents.
+out=$(cni ADD "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")}}garbage"); rc=$?
+expect_error "trailing data after the config" 6 "trailing data" "$out" $rc
+out=$(cni ADD "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")$(conf 1.0.0 "$RG" "$r1")"); rc=$?
+expect_error "two concatenated configs" 6 "trailing data" "$out" $rc
+unchanged "trailing data"
+
+# CNI_NETNS naming the plugin's own namespace (here the test's host
+# namespace, never the machine's): refused, its routes untouched.
+host_routes() { ip -n "$HOST" -4 route show table all 2>/dev/null | sort; ip -n "$HOST" -4 rule show; }
+host_before=$(host_routes)
+NETNS=/proc/self/ns/net
+out=$(rg_add "$RG"); rc=$?
+expect_error "CNI_NETNS is the plugin's own namespace" 4 "own network namespace" "$out" $rc
+out=$(cni DEL "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")"); rc=$?
+expect_error "DEL refuses the plugin's own namespace too" 4 "own network namespace" "$out" $rc
+check_eq "the plugin's own namespace is unchanged" "$host_before" "$(host_routes)"
+
+# A FIFO as CNI_NETNS or railConfig must fail at once, not block forever.
+mkfifo "$TMP/fifo"
+NETNS=$TMP/fifo
+out=$(rg_add "$RG"); rc=$?
+expect_error "a FIFO as CNI_NETNS: code 4 at once (not killed by the 10 s bound)" 4 "not a network namespace" "$out" $rc
+cni DEL "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")" >/dev/null; rc=$?
+check_eq "a FIFO as CNI_NETNS: DEL ends at once, nothing to remove" 0 "$rc"
+NETNS=/run/netns/$POD
+out=$(rg_add "$(jq -c -n --arg f "$TMP/fifo" '{type: "railgate", railConfig: $f}')"); rc=$?
+expect_error "a FIFO as railConfig: code 7 at once" 7 "fifo is not a regular file" "$out" $rc
+unchanged "hostile namespaces"
 
 IFNAME=net9
 out=$(rg_add "$RG"); rc=$?

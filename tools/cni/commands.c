@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <linux/rtnetlink.h>
 
@@ -155,11 +156,16 @@ static int source_load(const struct cni_netconf *nc, struct route_source *src,
 {
 	struct rg_diags diags = { 0 };
 	char details[CNI_MSG_LEN];
+	struct stat st;
 	int ret;
 
 	memset(src, 0, sizeof(*src));
 	if (!nc->rail_config)
 		return 0;
+	/* a FIFO or a device would block the read: the runtime waits forever */
+	if (stat(nc->rail_config, &st) == 0 && !S_ISREG(st.st_mode))
+		return cni_error_set(e, code, "invalid rail config", "%s is not a regular file",
+				     nc->rail_config);
 	ret = rg_config_load(nc->rail_config, &src->cfg, &diags);
 	if (ret) {
 		diags_join(&diags, details, sizeof(details));
@@ -228,13 +234,32 @@ static int make_plan(const struct cni_env *env, const struct cni_netconf *nc,
 	return 0;
 }
 
+/*
+ * The pod's namespace, never the plugin's own: a runtime that passes its
+ * own namespace (CNI_NETNS=/proc/self/ns/net) would otherwise get rail
+ * routes in the node.  -1 with e set (code 3 when it cannot be opened, 4
+ * when it is not a pod's namespace).
+ */
 static int open_netns(const struct cni_env *env, struct cni_error *e)
 {
 	char err[CNI_MSG_LEN];
 	int fd = rg_pod_netns_open(env->netns, err, sizeof(err));
 
-	if (fd < 0)
+	if (fd == -EINVAL) {
+		cni_error_set(e, CNI_ERR_ENV, "CNI_NETNS is not a network namespace", "%s", err);
+		return -1;
+	}
+	if (fd < 0) {
 		cni_error_set(e, CNI_ERR_NO_CONTAINER, "the pod's network namespace is gone", "%s", err);
+		return -1;
+	}
+	if (rg_pod_netns_is_self(fd) != 0) {
+		close(fd);
+		cni_error_set(e, CNI_ERR_ENV, "CNI_NETNS is the plugin's own network namespace",
+			      "%s is the namespace railgate-cni runs in, not a pod's: railgate never routes its caller's namespace",
+			      env->netns);
+		return -1;
+	}
 	return fd;
 }
 
@@ -401,6 +426,12 @@ int cni_cmd_del(const struct cni_env *env, struct cni_netconf *nc, struct cni_er
 	if (fd < 0) {
 		cni_log("DEL %s %s: %s: nothing to remove", env->container_id, env->ifname, err);
 		return 0;
+	}
+	if (rg_pod_netns_is_self(fd) != 0) {
+		close(fd);
+		return cni_error_set(e, CNI_ERR_ENV, "CNI_NETNS is the plugin's own network namespace",
+				     "%s is the namespace railgate-cni runs in, not a pod's: railgate never routes its caller's namespace",
+				     env->netns);
 	}
 	n_addrs = prev_addrs(env, nc->prev_result, addrs);
 	ret = rg_pod_routes_del(fd, env->ifname, addrs, n_addrs, &rep, err, sizeof(err));

@@ -34,15 +34,38 @@ int cni_version_cmp(const char *a, const char *b)
 	return 0;
 }
 
+/* One JSON object and nothing after it but white space: a second document
+ * or trailing bytes mean the runtime and railgate could read different
+ * configs (json_tokener_parse stops at the first complete value). */
 static int decode(const char *text, struct json_object **root, struct cni_error *e)
 {
+	struct json_tokener *tok;
 	enum json_tokener_error jerr = json_tokener_success;
+	size_t len = text ? strlen(text) : 0, end = 0;
 
-	*root = text ? json_tokener_parse_verbose(text, &jerr) : NULL;
-	if (!*root)
+	*root = NULL;
+	if (!len)
 		return cni_error_set(e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
-				     "not JSON: %s", text && *text ? json_tokener_error_desc(jerr)
-							      : "stdin is empty");
+				     "not JSON: stdin is empty");
+	tok = json_tokener_new();
+	if (!tok)
+		return cni_error_set(e, CNI_ERR_IO, "out of memory", "decoding stdin");
+	*root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!*root || jerr != json_tokener_success)
+		return cni_error_set(e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
+				     "not JSON: %s", json_tokener_error_desc(
+					     jerr == json_tokener_continue ? json_tokener_error_parse_eof : jerr));
+	while (end < len && strchr(" \t\r\n", text[end]))
+		end++;
+	if (end < len) {
+		json_object_put(*root);
+		*root = NULL;
+		return cni_error_set(e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
+				     "trailing data after the JSON object at byte %zu", end);
+	}
 	if (!json_object_is_type(*root, json_type_object)) {
 		json_object_put(*root);
 		*root = NULL;

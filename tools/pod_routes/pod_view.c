@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include <linux/fib_rules.h>
+#include <linux/nsfs.h>
 #include <linux/rtnetlink.h>
 #include <netlink/netlink.h>
 #include <netlink/route/addr.h>
@@ -44,22 +46,41 @@ int rg_pod_netns_path_by_pid(long pid, char *buf, size_t len)
 	return snprintf(buf, len, "/proc/%ld/ns/net", pid) < (int)len ? 0 : -ENAMETOOLONG;
 }
 
-int rg_pod_netns_open(const char *path, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return rg_err(err, errlen, -errno, "cannot open network namespace %s: %s", path,
-			      strerror(errno));
-	return fd;
-}
-
 static bool same_netns(int a, int b)
 {
 	struct stat sa, sb;
 
 	return !fstat(a, &sa) && !fstat(b, &sb) &&
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* O_NONBLOCK: a FIFO given as a namespace must fail, not hang the open;
+ * the namespace type then says what the file really is. */
+int rg_pod_netns_open(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), type;
+
+	if (fd < 0)
+		return rg_err(err, errlen, -errno, "cannot open network namespace %s: %s", path,
+			      strerror(errno));
+	type = ioctl(fd, NS_GET_NSTYPE);
+	if (type != CLONE_NEWNET) {
+		close(fd);
+		return rg_err(err, errlen, -EINVAL, "%s is not a network namespace", path);
+	}
+	return fd;
+}
+
+int rg_pod_netns_is_self(int netns_fd)
+{
+	int self = open(SELF_NETNS, O_RDONLY | O_CLOEXEC);
+	bool same;
+
+	if (self < 0)
+		return -errno;
+	same = same_netns(self, netns_fd);
+	close(self);
+	return same;
 }
 
 /*
