@@ -6,11 +6,7 @@
 # lines are accepted by `railgate run --check-args` with the ConfigMap's
 # config, with and without a spec.nodes override; the Dockerfile installs
 # packages Debian 12 has and that provide every library the binaries link.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-source tests/lib/tap.sh
-TMP=$(mktemp -d "/tmp/rgdeploy$$.XXXX")
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/../lib/integration.sh" none
 RAILGATE=build/railgate
 VALIDATE=tests/deploy/validate.mjs
 

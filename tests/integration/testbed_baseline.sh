@@ -4,10 +4,7 @@
 # works, cross-rail fails with no supernet route (Scenario 1, unreachable)
 # and with it (Scenario 2, the switch drops rail-to-rail), the front-end is
 # out of reach; and `down` leaves nothing behind.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
-. tests/lib/testbed.sh
+source "$(dirname "$0")/../lib/integration.sh" testbed
 
 NODES=3
 RAILS=3

@@ -5,10 +5,7 @@
 # loop through a representor dies on the TTL guard (`ttl_exceeded`) without
 # disturbing other traffic; 9000-byte MTU jumbo frames cross rails whole;
 # a rail with a VLAN reaches the switch tagged.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
-. tests/lib/testbed.sh
+source "$(dirname "$0")/../lib/integration.sh" testbed
 
 NODES=3
 RAILS=3
