@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # testbed.sh: a multi-rail GPU cluster in network namespaces
-# (shared/design/testbed.md).  Every namespace is named "$TB_PREFIX-...";
+# (docs/testbed.md).  Every namespace is named "$TB_PREFIX-...";
 # nothing is ever configured in the caller's own network namespace.
 #
 #   testbed.sh up                     build the cluster (removes leftovers first)
@@ -49,7 +49,7 @@ readonly TB_CURRENT_LINK=$TB_RUN_DIR/current
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly REPO_DIR
 
-# Addressing plan (shared/design/testbed.md).
+# Addressing plan (docs/testbed.md).
 readonly SUPERNET=10.0.0.0/16
 readonly FRONTEND_NET=192.168.0.0/16
 readonly CNET_GW=10.1.255.1
