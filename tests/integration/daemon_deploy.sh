@@ -110,7 +110,9 @@ libs_provided() {
 		while read -r lib path; do
 			pkg=$(dpkg -S "$path" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null)
 			pkg=${pkg%%:*}
-			if [ "$pkg" != libc6 ] && ! printf '%s\n' "${run_pkgs[@]}" | grep -qx "$pkg"; then
+			# A here-string, not printf | grep -q: under pipefail, grep
+			# quitting at its first match can fail printf with SIGPIPE.
+			if [ "$pkg" != libc6 ] && ! grep -qx "$pkg" <<<"$(printf '%s\n' "${run_pkgs[@]}")"; then
 				echo "$bin needs $lib ($path, package '${pkg:-?}'), not installed by the runtime stage"
 				missing=1
 			fi
