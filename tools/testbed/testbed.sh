@@ -591,7 +591,7 @@ cni_setup() {
 }
 
 # The conflist of one attachment: the VF moved in and addressed by the
-# rail IPAM, then railgate, exactly the README's NetworkAttachmentDefinition.
+# rail IPAM, then railgate, exactly the NetworkAttachmentDefinition of docs/cni.md.
 gen_conflist() {
 	local vf=$1 addr=$2 r=$3
 	jq -n --arg vf "$vf" --arg a "$addr/24" --arg gw "$(rail_gw "$r")" \
