@@ -1,6 +1,8 @@
 # railgate build.  `make` builds everything, `make test` runs every test and
 # ends with one line "N passed, N failed", `make demo` runs the testbed demo.
 # Source layout: a file's folder says what it is (see README.md).
+# Header dependencies are generated (-MMD -MP) into build/**/*.d: touching a
+# header rebuilds only the objects that include it.
 
 CC        ?= gcc
 CLANG     ?= clang
@@ -12,23 +14,30 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -I. -I$(BUILD) -D_GNU_SOURCE
 NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 libnl-genl-3.0 json-c 2>/dev/null)
 CFLAGS    += $(NL_CFLAGS)
-LDLIBS    := -lbpf -lelf -lz -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto -lpthread
+LDFLAGS   ?=
+DEPFLAGS  := -MMD -MP
 BPF_CFLAGS := -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -I. -I$(ARCH_INC)
+
+# The libraries each binary calls, and no others (checked with
+# `make LDFLAGS=-Wl,--no-as-needed` and `ldd -u -r`: nothing unused).
+# libbpf brings libelf and zlib itself; pthreads are in glibc.
+RAILGATE_LDLIBS := -lbpf -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto
+CNI_LDLIBS      := -lnl-route-3 -lnl-3 -lyaml -ljson-c
+BENCH_LDLIBS    := -lbpf -ljson-c
 
 # BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton.
 BPF_SRCS  := $(wildcard bpf/*.bpf.c) $(wildcard tools/bench/*.bpf.c)
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
-BPF_HDRS  := $(wildcard bpf/*.h) maps/rg_abi.h
 
 # The library every binary links: maps/ and loader/.
 LIB_SRCS  := $(wildcard maps/*.c) $(wildcard loader/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/librailgate.a
-HDRS      := $(wildcard maps/*.h loader/*.h tools/*/*.h tests/lib/*.h)
 
 # Pod routing (tools/pod_routes/): used by railgate-cni and `railgate route` only.
 POD_OBJS      := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/pod_routes/*.c))
+POD_LIB       := $(BUILD)/libpod_routes.a
 RAILGATE_SRCS := $(wildcard tools/railgate/*.c)
 CNI_SRCS      := $(wildcard tools/cni/*.c)
 BENCH_SRCS    := $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
@@ -43,9 +52,24 @@ endif
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 BPFT_SRCS  := $(wildcard tests/bpf/test_*.c)
 TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
+TEST_LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS))
 TEST_BINS  := $(patsubst %.c,$(BUILD)/%,$(UNIT_SRCS) $(BPFT_SRCS))
 # Small programs the integration tests drive (traffic with sequence numbers...).
 TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c)) $(BUILD)/libcni-client
+
+# What each test program calls besides cmocka.  A test without a line here
+# links every library until it gets one.
+TEST_LDLIBS := $(RAILGATE_LDLIBS)
+$(BUILD)/tests/unit/test_config:    TEST_LDLIBS := -lyaml
+$(BUILD)/tests/unit/test_fib:       TEST_LDLIBS :=
+$(BUILD)/tests/unit/test_metrics:   TEST_LDLIBS := -ljson-c -lmicrohttpd
+$(BUILD)/tests/unit/test_netlink:   TEST_LDLIBS := -lnl-genl-3 -lnl-route-3 -lnl-3
+$(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml
+$(BUILD)/tests/bpf/test_datapath:   TEST_LDLIBS := -lbpf
+$(BUILD)/tests/bpf/test_prog_cost:  TEST_LDLIBS := -lbpf
+
+# The generated dependency files of every object and program built so far.
+DEPS := $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)
 
 .PHONY: all deps test test-full test-quick demo bench fresh-check clean bpf
 # Keep intermediate objects (tests/lib/*.o) so a second make does no work.
@@ -57,37 +81,43 @@ bpf: $(BPF_OBJS) $(BPF_SKELS)
 deps:
 	@tools/install-deps.sh
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-$(BUILD)/%.bpf.o: tools/bench/%.bpf.c $(BPF_HDRS) | $(BUILD)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+$(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/%.bpf.o: tools/bench/%.bpf.c | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
 
 $(BUILD):
 	@mkdir -p $(BUILD)
 
-$(BUILD)/%.o: %.c $(HDRS) $(BPF_SKELS)
+# Every object waits for the skeletons (order-only: a first build cannot
+# know yet which objects include one); from then on its .d file names the
+# skeletons and headers it really includes.
+$(BUILD)/%.o: %.c | $(BPF_SKELS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(POD_LIB): $(POD_OBJS)
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(POD_OBJS) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
 $(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CNI_LDLIBS)
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(POD_OBJS) $(LIB) $(HDRS) $(BPF_SKELS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS)) $(POD_OBJS) $(LIB) $(LDLIBS) -lcmocka
+# A test program: its own object, the test helpers, pod routing (an
+# archive: only the tests that call it pull it in), the library.
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(POD_LIB) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS) -lcmocka
 
 $(BUILD)/%: tests/tools/%.c | $(BUILD)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ $(LDFLAGS) -o $@ $<
 
 # The libcni client the CNI tests drive the chains with: Debian's
 # golang-github-appc-cni-dev, which builds offline in GOPATH mode only.
@@ -133,3 +163,5 @@ fresh-check:
 
 clean:
 	rm -rf $(BUILD)
+
+-include $(DEPS)

@@ -31,7 +31,7 @@ struct rg_decision {
 	const struct rg_egress *egress;      /* set for CROSS_RAIL / FRONTEND */
 };
 
-/* A step of the pipeline returns a stat, or this to go on to the next step. */
+/* A step of the pipeline (docs/design.md) returns a stat, or this to go on to the next step. */
 #define RG_CONTINUE RG_STAT_MAX
 
 static __always_inline int rg_verdict_is_forward(__u32 stat)

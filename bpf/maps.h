@@ -81,7 +81,7 @@ struct {
 } rg_representors SEC(".maps");
 
 /* Uplinks keyed by ifindex: a DEVMAP_HASH, since a plain DEVMAP indexed
- * by ifindex broke on nodes with high ifindexes (lessons.md #5). */
+ * by ifindex broke on nodes with high ifindexes (docs/lessons.md, datapath #5). */
 struct {
 	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
 	__uint(max_entries, RG_MAX_UPLINKS);

@@ -32,7 +32,7 @@
 #include "count.h"
 
 /*
- * The decision core: steps 1-6 of the pipeline, reads only.  On return
+ * The decision core: steps 1-6 of the pipeline (docs/design.md), reads only.  On return
  * d->stat is the verdict or drop reason; for CROSS_RAIL and FRONTEND the
  * frame passed every check and d->src_rep and d->egress are set.
  */

@@ -3,7 +3,7 @@
  * The railgate config: YAML in, a validated struct rg_config out, or every
  * mistake in the file reported as "FILE:LINE:COL: message", in source order.
  *
- * Schema (shared/design/interface.md, "Config"):
+ * Schema (docs/config.md):
  *
  *   apiVersion: railgate.dev/v1alpha1      required, exactly this
  *   kind: RailConfig                       required, exactly this
@@ -41,7 +41,7 @@
  *         gateway: IPV4                    optional override
  *         gatewayMAC: MAC                  optional override
  *
- * Two additions to interface.md, for `railgate run` as a DaemonSet where
+ * Two additions to the first schema, for `railgate run` as a DaemonSet where
  * one ConfigMap serves every node:
  *   - computenet.uplink: auto discovers the uplink as the interface that
  *     routes to computenet.gateway (cfg->computenet.uplink_discover = true,

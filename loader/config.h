@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The railgate config (shared/design/interface.md, "Config"): parsed from
+ * The railgate config (docs/config.md): parsed from
  * YAML with libyaml, validated, and kept with the line and column of every
  * node so that each error reads "FILE:LINE:COL: what is wrong".
  *

@@ -81,7 +81,7 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 		return RG_MODE_XDP;
 	case RG_CONFIG_MODE_AUTO:
 		/* Never generic unasked: it linearises every skb and is slower
-		 * than tc (lessons.md #1). */
+		 * than tc (docs/lessons.md, datapath #1). */
 		if (l->xdp_features_known && rg_link_has_native_xdp(l) && uplink_takes_xdp)
 			return RG_MODE_XDP;
 		return RG_MODE_TC;

@@ -6,7 +6,7 @@
  *
  * Changing any layout here is an ABI change: bump RG_ABI_VERSION, which is
  * part of the pin path, so a loader never reuses a pinned map whose layout
- * it does not know (Cilium's lesson, shared/design/lessons.md #7).
+ * it does not know (Cilium's lesson, docs/lessons.md, datapath #7).
  *
  * Byte order: addresses and masks are stored in HOST order (the datapath
  * converts the header's destination once with bpf_ntohl); MACs are bytes in

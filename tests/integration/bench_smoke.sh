@@ -4,15 +4,10 @@
 # TTL once and the bare redirects did not, every cost program gave its
 # verdict.  No timing is asserted: on a shared 2-core machine timing is a
 # figure to read (make bench), not to gate on.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-. tests/lib/tap.sh
+source "$(dirname "$0")/../lib/integration.sh" none
 
-OUT=$(mktemp -d /tmp/rgbsmoke.XXXX)
-trap 'rm -rf "$OUT"' EXIT
-
-check "bench.sh --smoke runs and cleans up" tools/bench/bench.sh --smoke --out "$OUT"
-JSON=$(ls "$OUT"/*.json 2>/dev/null | head -1)
+check "bench.sh --smoke runs and cleans up" tools/bench/bench.sh --smoke --out "$TMP"
+JSON=$(ls "$TMP"/*.json 2>/dev/null | head -1)
 check "it wrote the JSON and the Markdown table" test -s "$JSON" -a -s "${JSON%.json}.md"
 [ -s "$JSON" ] || { tap_done; exit 1; }
 

@@ -6,13 +6,7 @@
 # numbered frames through it, hitless reloads, a reload that drops a
 # representor, down (also on a half-broken state), and that other users'
 # filters on the same hook survive all of it.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-ON=rgcls$$
-source tests/lib/tap.sh
-source tests/lib/onenode.sh
-TMP=$(mktemp -d "/tmp/$ON.XXXX")
-trap 'onenode_down; rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/../lib/integration.sh" onenode rgcls
 onenode_up
 export RAILGATE_TC_ATTACH=clsact
 

@@ -2,13 +2,7 @@
 # The `railgate` command on one node (tests/lib/onenode.sh): check, up, status,
 # stats, lookup, reload, bad configs and down, in every attach mode, with
 # numbered frames proving nothing is lost while the config changes.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-ON=rgcli$$
-source tests/lib/tap.sh
-source tests/lib/onenode.sh
-TMP=$(mktemp -d "/tmp/$ON.XXXX")
-trap 'onenode_down; rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/../lib/integration.sh" onenode rgcli
 onenode_up
 
 

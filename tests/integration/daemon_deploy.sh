@@ -6,11 +6,7 @@
 # lines are accepted by `railgate run --check-args` with the ConfigMap's
 # config, with and without a spec.nodes override; the Dockerfile installs
 # packages Debian 12 has and that provide every library the binaries link.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-source tests/lib/tap.sh
-TMP=$(mktemp -d "/tmp/rgdeploy$$.XXXX")
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/../lib/integration.sh" none
 RAILGATE=build/railgate
 VALIDATE=tests/deploy/validate.mjs
 
@@ -114,7 +110,9 @@ libs_provided() {
 		while read -r lib path; do
 			pkg=$(dpkg -S "$path" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null)
 			pkg=${pkg%%:*}
-			if [ "$pkg" != libc6 ] && ! printf '%s\n' "${run_pkgs[@]}" | grep -qx "$pkg"; then
+			# A here-string, not printf | grep -q: under pipefail, grep
+			# quitting at its first match can fail printf with SIGPIPE.
+			if [ "$pkg" != libc6 ] && ! grep -qx "$pkg" <<<"$(printf '%s\n' "${run_pkgs[@]}")"; then
 				echo "$bin needs $lib ($path, package '${pkg:-?}'), not installed by the runtime stage"
 				missing=1
 			fi

@@ -7,12 +7,7 @@
 # the counters go on; /metrics passes promtool and agrees with `stats`;
 # SIGTERM keeps the datapath with --keep and takes it down without; one
 # config serves nodes through spec.nodes overrides and `uplink: auto`.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-ON=rgdmn$$
-source tests/lib/tap.sh
-source tests/lib/onenode.sh
-TMP=$(mktemp -d "/tmp/$ON.XXXX")
+source "$(dirname "$0")/../lib/integration.sh" onenode rgdmn
 DAEMON_PID=""
 METRICS=127.0.0.1:9464
 CM="$TMP/cm"                      # the ConfigMap volume, as the kubelet lays it out
@@ -22,7 +17,7 @@ daemon_kill() {
 	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
 	DAEMON_PID=""
 }
-trap 'daemon_kill; onenode_down; [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
+on_exit daemon_kill
 onenode_up
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }

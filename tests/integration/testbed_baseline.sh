@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# The testbed without railgate reproduces the seed's failures: intra-rail
-# works, cross-rail fails with no supernet route (Scenario 1, unreachable)
-# and with it (Scenario 2, the switch drops rail-to-rail), the front-end is
-# out of reach; and `down` leaves nothing behind.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
-. tests/lib/testbed.sh
+# The testbed without railgate reproduces the field report's failures
+# (docs/failure-scenarios.md): intra-rail works, cross-rail fails with no
+# supernet route (Scenario 1, unreachable) and with it (Scenario 2, the
+# switch drops rail-to-rail), the front-end is out of reach; and `down`
+# leaves nothing behind.
+source "$(dirname "$0")/../lib/integration.sh" testbed
 
 NODES=3
 RAILS=3

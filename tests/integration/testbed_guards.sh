@@ -5,10 +5,7 @@
 # loop through a representor dies on the TTL guard (`ttl_exceeded`) without
 # disturbing other traffic; 9000-byte MTU jumbo frames cross rails whole;
 # a rail with a VLAN reaches the switch tagged.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
-. tests/lib/testbed.sh
+source "$(dirname "$0")/../lib/integration.sh" testbed
 
 NODES=3
 RAILS=3
@@ -105,7 +102,7 @@ jumbo_crosses() {
 # capture_tagged VID: one echo request from n0-p0 (rail 0, tagged VID by
 # n0's railgate) arrives at the switch port of n0's uplink carrying the
 # tag.  The switch has no VLAN netdevs, so nothing answers: the capture is
-# the proof (shared/design/testbed.md).
+# the proof (docs/testbed.md).
 capture_tagged() {
 	local vid=$1 pcap="$TB_STATE/vlan.txt" tpid i
 	ip netns exec "$TB_PREFIX-sw" timeout 5 tcpdump -l -nn -e -c 1 -Q in -i up-n0 \

@@ -4,10 +4,7 @@
 # TCP between pods of different nodes and rails; intra-rail traffic stays
 # off the uplink; the front-end is reached; the counters say so; and
 # `railgate down` brings Scenario 2 back.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
-. tests/lib/testbed.sh
+source "$(dirname "$0")/../lib/integration.sh" testbed
 
 NODES=3
 RAILS=3

@@ -1,6 +1,7 @@
 # A one-node topology for the `railgate` command tests (the full cluster is
-# tools/testbed).  Source it after tests/lib/tap.sh; call onenode_up, and
-# trap onenode_down.  Namespaces (all named "$ON-..."):
+# tools/testbed).  The preamble sources it (tests/lib/integration.sh
+# onenode PREFIX) and runs onenode_down on exit; the script calls
+# onenode_up.  Namespaces (all named "$ON-..."):
 #   $ON-node  representors pf0vf0, pf1vf0, pf2vf0; uplink0 10.1.255.10/24
 #   $ON-pod0  net1 10.0.0.10/24  (peer pf0vf0)   routes 10.0.0.0/16 via 10.0.0.1
 #   $ON-pod1  net1 10.0.1.10/24  (peer pf1vf0)   routes 10.0.0.0/16 via 10.0.1.1

@@ -19,13 +19,21 @@ tb() { "$TB" "$@"; }
 # removed on exit.
 TB_EXTRA_SUFFIXES=()
 
-tb_cleanup() {
-	local rc=$? s
-	trap - EXIT INT TERM
+# tb_teardown: remove this test's testbeds (idempotent).  The preamble
+# (tests/lib/integration.sh) runs it on exit.
+tb_teardown() {
+	local s
 	tb down >/dev/null 2>&1 || true
 	for s in "${TB_EXTRA_SUFFIXES[@]}"; do
 		TB_PREFIX=$TB_PREFIX$s TB_STATE=$TB_STATE$s tb down >/dev/null 2>&1 || true
 	done
+}
+
+# The EXIT trap of a script that sources this file without the preamble.
+tb_cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	tb_teardown
 	exit "$rc"
 }
 
@@ -34,9 +42,13 @@ tb_cleanup() {
 # Call it directly, not under check: check runs in a subshell.
 tb_begin() {
 	local out
-	trap tb_cleanup EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
+	# Under the preamble its EXIT trap tears the testbed down; a script
+	# without it gets this file's own traps.
+	if ! declare -F on_exit >/dev/null; then
+		trap tb_cleanup EXIT
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
 	if out=$(NODES=$1 RAILS=$2 MTU=${3:-1500} TB_OWNER_PID=$$ TB_QUIET=0 tb up 2>&1); then
 		ok "testbed up: $1 nodes x $2 rails, mtu ${3:-1500}"
 	else

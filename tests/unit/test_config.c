@@ -2,7 +2,7 @@
 /*
  * loader/config.c: the config users write.  A table of broken configs with
  * the exact "FILE:LINE:COL: message" lines each must produce (the message
- * IS the user interface of a validator), the interface.md example parsed
+ * IS the user interface of a validator), the docs/config.md example parsed
  * field by field, defaults, per-node overrides, and the strict address
  * parsers' edge cases.
  */
@@ -314,7 +314,7 @@ static void parse_ok(const char *yaml, struct rg_config *cfg)
 	rg_diags_free(&d);
 }
 
-/* The example of shared/design/interface.md, verbatim, comments included. */
+/* The example of docs/config.md, verbatim, comments included. */
 static const char interface_md_example[] =
 	"apiVersion: railgate.dev/v1alpha1\n"
 	"kind: RailConfig\n"

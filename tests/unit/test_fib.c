@@ -433,7 +433,7 @@ static void test_random_tables_match_reference(void **state)
 	assert_true(st.with_long_zone > 0);
 }
 
-/* ---- the railgate table (interface.md, "What the datapath decides") ---- */
+/* ---- the railgate table (docs/design.md, "What the datapath decides") ---- */
 
 #define N_RAILS 8
 

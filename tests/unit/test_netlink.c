@@ -301,7 +301,7 @@ static void test_ifb_and_lo_have_no_native_xdp(void **state)
 }
 
 /*
- * The uplink check of lessons.md #5: a veth takes redirected frames only
+ * The uplink check of docs/lessons.md, datapath #5: a veth takes redirected frames only
  * while its peer runs NAPI (GRO or an XDP program).
  */
 static void test_veth_accepts_redirect_only_with_peer_gro(void **state)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * railgate-bench: throughput and per-packet cost of railgate against its
- * baselines, measured side by side in one run (issue 5, docs/bench.md).
+ * baselines, measured side by side in one run (issue 5, docs/performance.md).
  *
  * The topology is built by tools/bench/topology.sh; this program enters
  * its node namespace, loads every design, and for each table size runs

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: throughput and per-packet cost of railgate against its
-# baselines, side by side in one run (issue 5; README.md, "Performance", explains how
+# baselines, side by side in one run (issue 5; docs/performance.md explains how
 # to read the output).
 #
 #   tools/bench/bench.sh [--smoke] [--out DIR] [railgate-bench options...]

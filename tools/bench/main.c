@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * railgate-bench: see bench.h and README.md ("Performance").  Run by tools/bench/bench.sh
+ * railgate-bench: see bench.h and docs/performance.md.  Run by tools/bench/bench.sh
  * (make bench) and tests/integration/bench_smoke.sh after
  * tools/bench/topology.sh built the namespaces.
  *

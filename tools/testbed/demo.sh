@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# `make demo`: the seed's cross-rail failures on a namespace cluster, and
+# `make demo`: the cross-rail failures of docs/failure-scenarios.md on a namespace cluster, and
 # railgate fixing them.  About a minute; every packet is bounded (ping -c N
 # -W 1); the cluster is torn down on exit, on failure and on Ctrl-C.
 #   NODES=16 RAILS=8 by default; DEMO_PAUSE=SECS between screens (default 3).
@@ -69,7 +69,7 @@ topology() {
   fab              one bridge per rail joining every node's rail<r>     (rail switches)
   sw               computenet switch: 10.0.<r>.1 on each rail, 10.1.255.1 on the uplinks,
                    192.168.0.1 to the front-end; it does not route rail to rail
-                   on its rail ports (seed Scenario 2), only traffic from uplinks
+                   on its rail ports (Scenario 2), only traffic from uplinks
   fe               front-end host 192.168.0.10
 EOF
 	echo "  $(ip netns list | grep -c "^$TB_PREFIX-") namespaces up."

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # testbed.sh: a multi-rail GPU cluster in network namespaces
-# (shared/design/testbed.md).  Every namespace is named "$TB_PREFIX-...";
+# (docs/testbed.md).  Every namespace is named "$TB_PREFIX-...";
 # nothing is ever configured in the caller's own network namespace.
 #
 #   testbed.sh up                     build the cluster (removes leftovers first)
@@ -51,7 +51,7 @@ readonly TB_CURRENT_LINK=$TB_RUN_DIR/current
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly REPO_DIR
 
-# Addressing plan (shared/design/testbed.md).
+# Addressing plan (docs/testbed.md).
 readonly SUPERNET=10.0.0.0/16
 readonly FRONTEND_NET=192.168.0.0/16
 readonly CNET_GW=10.1.255.1
@@ -593,7 +593,7 @@ cni_setup() {
 }
 
 # The conflist of one attachment: the VF moved in and addressed by the
-# rail IPAM, then railgate, exactly the README's NetworkAttachmentDefinition.
+# rail IPAM, then railgate, exactly the NetworkAttachmentDefinition of docs/cni.md.
 gen_conflist() {
 	local vf=$1 addr=$2 r=$3
 	jq -n --arg vf "$vf" --arg a "$addr/24" --arg gw "$(rail_gw "$r")" \

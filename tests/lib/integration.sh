@@ -1,0 +1,74 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# The preamble of an integration script.  Source it first, by a path
+# relative to the script, naming the topology the script runs on:
+#
+#   source "$(dirname "$0")/../lib/integration.sh" onenode PREFIX
+#   source "$(dirname "$0")/../lib/integration.sh" testbed
+#   source "$(dirname "$0")/../lib/integration.sh" none
+#
+# It sets -u and pipefail (not -e: a failed check must not end the script),
+# makes the repository root the working directory, sources the TAP helpers
+# (tests/lib/tap.sh) and the topology library:
+#   onenode PREFIX  tests/lib/onenode.sh with ON=PREFIX<pid>; the script
+#                   calls onenode_up, the exit tears it down
+#   testbed         tests/lib/testbed.sh; the script calls tb_begin, the
+#                   exit runs `testbed.sh down` for it
+#   none            no topology
+# and makes TMP, a scratch directory removed on exit (kept when KEEP_TMP
+# is set, for a post-mortem).
+#
+# Cleanup: one EXIT trap runs every command given to on_exit, the last one
+# given first, then exits with the script's own status.  SIGINT and SIGTERM
+# (tests/run.sh's timeout) exit through it too, so nothing is left behind.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+source tests/lib/tap.sh
+
+IT_CLEANUP=()
+
+# on_exit CMD: run CMD (a string, as for trap) when the script exits.
+on_exit() {
+	IT_CLEANUP+=("$1")
+}
+
+it_cleanup() {
+	local rc=$? i
+	trap - EXIT INT TERM
+	for ((i = ${#IT_CLEANUP[@]} - 1; i >= 0; i--)); do
+		eval "${IT_CLEANUP[i]}" || true
+	done
+	exit "$rc"
+}
+
+trap it_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+case "${1:-}" in
+onenode)
+	[ -n "${2:-}" ] || { echo "integration.sh: onenode needs a namespace prefix" >&2; exit 1; }
+	ON=$2$$
+	source tests/lib/onenode.sh
+	IT_NAME=$ON
+	;;
+testbed)
+	source tests/lib/testbed.sh
+	IT_NAME=$TB_PREFIX
+	;;
+none)
+	IT_NAME=rg-$(basename "$0" .sh)$$
+	;;
+*)
+	echo "integration.sh: topology onenode PREFIX, testbed or none, not '${1:-}'" >&2
+	exit 1
+	;;
+esac
+TMP=$(mktemp -d "/tmp/$IT_NAME.XXXX")
+on_exit '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"'
+# After the scratch directory, so that it runs before: the topology goes
+# down first.
+case "$1" in
+onenode) on_exit onenode_down ;;
+testbed) on_exit tb_teardown ;;
+esac
