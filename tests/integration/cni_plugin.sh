@@ -6,23 +6,19 @@
 # Every cniVersion; CHECK before and after tampering; DEL removes exactly
 # what ADD added and is idempotent; every error path leaves the pod as it was.
 # All interfaces live in namespaces this script creates and deletes.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-. tests/lib/tap.sh
+source "$(dirname "$0")/../lib/integration.sh" none
 
 RG_CNI=$PWD/build/railgate-cni
 PLUGINS=/usr/lib/cni
-P=rgcni$$
+P=$IT_NAME
 HOST=$P-host                 # the node's side: where plugins run and VFs live
 POD=$P-pod
-TMP=$(mktemp -d /tmp/$P.XXXXXX)
 
 cleanup() {
 	ip netns del "$POD" 2>/dev/null
 	ip netns del "$HOST" 2>/dev/null
-	rm -rf "$TMP"
 }
-trap cleanup EXIT INT TERM
+on_exit cleanup
 
 if [ ! -x "$RG_CNI" ] || [ ! -x "$PLUGINS/host-device" ] || [ ! -x "$PLUGINS/static" ]; then
 	echo "1..0 # SKIP needs build/railgate-cni and containernetworking-plugins"
@@ -379,7 +375,7 @@ cni DEL "$PLUGINS/host-device" "$(conf 1.0.0 "$HD_ROUTES" "$r1")" >/dev/null
 
 # ---- railConfig: the rail (and its gateway) from the config file --------
 
-# The interface.md example: rails 10.0.0.0/24 and 10.0.1.0/24, frontend 192.168.0.0/16.
+# The example of docs/config.md: rails 10.0.0.0/24 and 10.0.1.0/24, frontend 192.168.0.0/16.
 cp tests/unit/configs/example.yaml "$TMP/railgate.yaml"
 make_vf vf1
 IFNAME=net2

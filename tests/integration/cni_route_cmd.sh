@@ -2,24 +2,20 @@
 # `railgate route add|check|del`: the CNI plugin's logic for init containers
 # and operators, on a pod namespace with a rail address (a veth pair whose
 # both ends live in namespaces this script creates and deletes).
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-. tests/lib/tap.sh
+source "$(dirname "$0")/../lib/integration.sh" none
 
 RG=$PWD/build/railgate
-P=rgroute$$
+P=$IT_NAME
 POD=$P-pod
 PEER=$P-peer
-TMP=$(mktemp -d /tmp/$P.XXXXXX)
 PIDS=()
 
 cleanup() {
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	ip netns del "$POD" 2>/dev/null
 	ip netns del "$PEER" 2>/dev/null
-	rm -rf "$TMP"
 }
-trap cleanup EXIT INT TERM
+on_exit cleanup
 
 if [ ! -x "$RG" ] || ! "$RG" route --help >/dev/null 2>&1; then
 	echo "1..0 # SKIP build/railgate has no route command"
@@ -55,7 +51,7 @@ run() {
 	fi
 }
 
-# The interface.md example: rails 10.0.0.0/24 and 10.0.1.0/24, frontend 192.168.0.0/16.
+# The example of docs/config.md: rails 10.0.0.0/24 and 10.0.1.0/24, frontend 192.168.0.0/16.
 cp tests/unit/configs/example.yaml "$TMP/railgate.yaml"
 
 # ---- usage -----------------------------------------------------------------

@@ -1,14 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# The seed's first remedy end to end: pods come up WITHOUT the supernet route
+# The first remedy of docs/failure-scenarios.md end to end: pods come up WITHOUT the supernet route
 # (the IPAM never adds one: Scenarios 1 and 3), railgate-cni runs as the
 # chained plugin for every pod (CNI ADD with the prevResult the IPAM would
 # have returned), and with railgate on the nodes the pods reach other rails
 # and the front-end.  CNI DEL takes the routes away again.
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
-. tests/lib/testbed.sh
+source "$(dirname "$0")/../lib/integration.sh" testbed
 
 NODES=2
 RAILS=3

@@ -13,10 +13,7 @@
 #
 # The full matrix is small here (2 nodes x 3 rails): it runs whole in
 # `make test`.  MULTIVF_RAILS=8 runs the 8-rail shape (make test-full).
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/tap.sh
-. tests/lib/testbed.sh
+source "$(dirname "$0")/../lib/integration.sh" testbed
 
 NODES=2
 RAILS=${MULTIVF_RAILS:-3}
