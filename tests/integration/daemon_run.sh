@@ -140,6 +140,17 @@ check_eq "the config generation did not move" "$gen1" "$(jq_status .config_gener
 check_eq "still four links of ours" 4 "$(links_of_ours)"
 check "every log line is one JSON object with time, level, event, msg" \
 	jq -e -s 'all(.[]; has("time") and has("level") and has("event") and has("msg"))' "$LOG"
+# The node changes while the file is still broken: the reconcile applies the
+# running config again, and status must go on naming that config's digest,
+# not the digest of the rejected file.
+ip -n "$ON-node" link add pf1vf1 type veth peer name net2 netns "$ON-pod1"
+ip -n "$ON-node" link set pf1vf1 up
+check "a representor appearing after the rejected update is attached" \
+	wait_for 3 rep_rail_is pf1vf1 rail1
+check_eq "status still shows the running config's digest, not the rejected file's" \
+	"$digest" "$(jq_status .config_digest)"
+ip -n "$ON-node" link del pf1vf1
+check "and forgotten when it goes" wait_for 2 rep_gone pf1vf1
 cm_publish "$TMP/five.yaml" 2026_01_04
 check "the repaired config is applied" wait_for 3 metric_is 'railgate_reloads_total{result="ok"}' 2
 
