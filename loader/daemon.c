@@ -51,7 +51,7 @@ struct daemon {
 	struct rg_config cfg;        /* the running config, when have_cfg */
 	bool have_cfg;
 	bool apply_failed;           /* the last apply of cfg failed: retry */
-	uint8_t seen_digest[32];     /* of the last file content acted on */
+	uint8_t seen_digest[RG_SHA256_LEN]; /* of the last file content acted on */
 	bool have_seen;
 	bool started;                /* the first apply was attempted: later ones are reloads */
 	int sig_fd, ino_fd;
@@ -362,7 +362,7 @@ static int apply(struct daemon *d, const struct rg_config *cfg, const char *even
 	FILE *decisions = open_memstream(&text, &len);
 	int ret;
 
-	ret = rg_apply_config(d->o->pin_dir, d->o->config_path, cfg, NULL, decisions, res, err, n);
+	ret = rg_apply_config(d->o->pin_dir, cfg, NULL, decisions, res, err, n);
 	if (decisions) {
 		fclose(decisions);
 		rg_log_lines(dlog(d), RG_LOG_INFO, event, text);
@@ -401,24 +401,34 @@ static void reload_config(struct daemon *d, bool force)
 	struct rg_config cfg = { 0 };
 	struct rg_diags diags = { 0 };
 	struct rg_apply_result res;
-	uint8_t digest[32];
-	char err[1024];
+	uint8_t digest[RG_SHA256_LEN];
+	char err[1024], *text = NULL;
+	size_t len = 0;
 	int ret;
 
-	ret = rg_file_sha256(d->o->config_path, digest, err, sizeof(err));
+	/* Read once: the digest compared here is of the bytes parsed below. */
+	ret = rg_config_read(d->o->config_path, &text, &len, err, sizeof(err));
+	if (!ret)
+		ret = rg_sha256(text, len, digest);
 	if (ret) {
+		free(text);
 		if (!d->have_seen && !force)
 			return;   /* already reported this missing file */
 		d->have_seen = false;
-		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s; keeping the running config", err);
+		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s; keeping the running config",
+			     ret == -EIO ? "sha256 unavailable" : err);
 		goto failed;
 	}
-	if (!force && d->have_seen && !memcmp(digest, d->seen_digest, sizeof(digest)))
+	if (!force && d->have_seen && !memcmp(digest, d->seen_digest, sizeof(digest))) {
+		free(text);
 		return;   /* a ConfigMap swap touches many names; content unchanged */
+	}
 	memcpy(d->seen_digest, digest, sizeof(digest));
 	d->have_seen = true;
 
-	if (rg_config_load(d->o->config_path, &cfg, &diags)) {
+	ret = rg_config_parse(d->o->config_path, text, len, &cfg, &diags);
+	free(text);
+	if (ret) {
 		log_diags(d, &diags);
 		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s is invalid (%zu errors); %s",
 			     d->o->config_path, diags.count,

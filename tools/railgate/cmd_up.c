@@ -34,7 +34,7 @@ static int do_up(const char *pin_dir, const char *path, const enum rg_config_mod
 
 	if (cli_load_config(path, &cfg))
 		return RG_EXIT_FAIL;
-	ret = rg_apply_config(pin_dir, path, &cfg, mode_opt, stdout, &res, err, sizeof(err));
+	ret = rg_apply_config(pin_dir, &cfg, mode_opt, stdout, &res, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "railgate up: %s\n", err);
 		if (!res.fresh)
