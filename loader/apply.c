@@ -8,7 +8,8 @@
 #include "resolve.h"
 
 int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
-		    const enum rg_config_mode *mode, FILE *log, struct rg_apply_result *res,
+		    const enum rg_config_mode *mode, const struct rg_log *log,
+		    struct rg_apply_result *res,
 		    char *err, size_t n)
 {
 	struct rg_datapath dp;

@@ -353,22 +353,13 @@ static bool daemon_ready(void *ctx, char *reason, size_t n)
 
 /* ---- applying ------------------------------------------------------------------ */
 
-/* rg_apply_config, its decisions logged one event per line. */
+/* rg_apply_config, its decisions logged as they are taken, under event. */
 static int apply(struct daemon *d, const struct rg_config *cfg, const char *event,
 		 struct rg_apply_result *res, char *err, size_t n)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *decisions = open_memstream(&text, &len);
-	int ret;
+	struct rg_log log = rg_log_with_event(dlog(d), event);
 
-	ret = rg_apply_config(d->o->pin_dir, cfg, NULL, decisions, res, err, n);
-	if (decisions) {
-		fclose(decisions);
-		rg_log_lines(dlog(d), RG_LOG_INFO, event, text);
-	}
-	free(text);
-	return ret;
+	return rg_apply_config(d->o->pin_dir, cfg, NULL, &log, res, err, n);
 }
 
 static void log_node_override(struct daemon *d, const struct rg_config *cfg)
@@ -696,20 +687,13 @@ static void close_sources(struct daemon *d)
 
 static int take_down(struct daemon *d, char *err, size_t n)
 {
+	struct rg_log log = rg_log_with_event(dlog(d), "down");
 	struct rg_datapath dp;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *decisions = open_memstream(&text, &len);
 	int ret = rg_datapath_lock(&dp, d->o->pin_dir, err, n);
 
 	if (!ret)
-		ret = rg_datapath_down(&dp, decisions, err, n);
+		ret = rg_datapath_down(&dp, &log, err, n);
 	rg_datapath_close(&dp);
-	if (decisions) {
-		fclose(decisions);
-		rg_log_lines(dlog(d), RG_LOG_INFO, "down", text);
-	}
-	free(text);
 	return ret;
 }
 

@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +22,6 @@
 #define BPF_FS_MAGIC_NUMBER 0xcafe4a11
 
 static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
-
-static void logf_(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void logf_(FILE *log, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!log)
-		return;
-	va_start(ap, fmt);
-	vfprintf(log, fmt, ap);
-	va_end(ap);
-	fputc('\n', log);
-}
 
 static int mkdir_p(const char *path)
 {
@@ -549,7 +535,7 @@ static int attach_one(struct rg_datapath *dp, struct rg_new_link *nl, char *err,
 
 static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			   const struct rg_attached *links, size_t n_links,
-			   struct rg_new_link *added, size_t *n_added, FILE *log,
+			   struct rg_new_link *added, size_t *n_added, const struct rg_log *log,
 			   char *err, size_t n)
 {
 	static struct rg_rail active[RG_MAX_RAILS];
@@ -599,8 +585,9 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			if (links[j].ifindex == pr->ifindex && !rg_attach_mode_is_tc(links[j].mode) &&
 			    !rg_attach_mode_is_tc(pr->mode) && links[j].mode != pr->mode) {
 				detach_pin(links[j].pin);
-				logf_(log, "%s: detached %s to switch XDP mode", pr->name,
-				      rg_attach_mode_name(links[j].mode));
+				rg_log_warn(log, "%s: detached %s to switch XDP mode: frames pass "
+					    "unrouted until the new mode is attached", pr->name,
+					    rg_attach_mode_name(links[j].mode));
 			}
 		}
 		nl->ifindex = pr->ifindex;
@@ -611,8 +598,8 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			return ret;
 		}
 		(*n_added)++;
-		logf_(log, "attached %s (rail %s) in %s mode", ifname(pr->ifindex, name),
-		      plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
+		rg_log_info(log, "attached %s (rail %s) in %s mode", ifname(pr->ifindex, name),
+			    plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
 	}
 	return 0;
 }
@@ -631,7 +618,7 @@ static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added
  * generation names an interface railgate left.
  */
 static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
-			 const struct rg_attached *links, size_t n_links, FILE *log)
+			 const struct rg_attached *links, size_t n_links, const struct rg_log *log)
 {
 	unsigned retired_gen = rg_map_set_active_gen(&dp->maps) ^ 1;
 	char name[IF_NAMESIZE];
@@ -646,11 +633,11 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 		if (!pr) {
 			rg_map_set_del_representor(&dp->maps, retired_gen,
 						   (uint32_t)links[i].ifindex, NULL, 0);
-			logf_(log, "detached %s (%s)", ifname(links[i].ifindex, name),
-			      links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
+			rg_log_info(log, "detached %s (%s)", ifname(links[i].ifindex, name),
+				    links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
 		} else {
-			logf_(log, "detached %s from %s (now %s)", ifname(links[i].ifindex, name),
-			      rg_attach_mode_name(links[i].mode), rg_attach_mode_name(pr->mode));
+			rg_log_info(log, "detached %s from %s (now %s)", ifname(links[i].ifindex, name),
+				    rg_attach_mode_name(links[i].mode), rg_attach_mode_name(pr->mode));
 		}
 	}
 }
@@ -689,10 +676,10 @@ static int resolve_tc_mode(const struct rg_plan *plan, struct rg_plan *out,
 }
 
 static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
-			  const uint8_t digest[32], FILE *log, char *err, size_t n);
+			  const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
 
 int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *requested,
-		      const uint8_t digest[32], FILE *log, char *err, size_t n)
+		      const uint8_t digest[32], const struct rg_log *log, char *err, size_t n)
 {
 	struct rg_plan plan = *requested;
 	int ret = resolve_tc_mode(requested, &plan, err, n);
@@ -705,7 +692,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *requested,
 }
 
 static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
-			  const uint8_t digest[32], FILE *log, char *err, size_t n)
+			  const uint8_t digest[32], const struct rg_log *log, char *err, size_t n)
 {
 	struct rg_fib_image img = { 0 };
 	struct rg_attached *links = NULL;
@@ -854,7 +841,7 @@ static void detach_clsact_in(const char *vdir)
 	close(fd);
 }
 
-int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
+int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n)
 {
 	struct dirent *de;
 	DIR *d;
@@ -886,7 +873,7 @@ int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
 	}
 	closedir(d);
 	rmdir(dp->root);
-	logf_(log, found ? "railgate is down: detached and unpinned everything under %s"
-			 : "railgate was not up (nothing pinned under %s)", dp->root);
+	rg_log_info(log, found ? "railgate is down: detached and unpinned everything under %s"
+			       : "railgate was not up (nothing pinned under %s)", dp->root);
 	return 0;
 }

@@ -38,7 +38,7 @@ static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
 }
 
 static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
-		       const struct rg_link_info *up, uint8_t mac[6], FILE *log,
+		       const struct rg_link_info *up, uint8_t mac[6], const struct rg_log *log,
 		       char *err, size_t n)
 {
 	char gw[RG_IP_STR_LEN], why[256] = "";
@@ -56,10 +56,9 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 			 rg_ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
 		return ret;
 	}
-	if (log)
-		fprintf(log, "gateway %s is %02x:%02x:%02x:%02x:%02x:%02x on %s\n",
-			rg_ip_str(cfg->computenet.gateway, gw), mac[0], mac[1], mac[2], mac[3],
-			mac[4], mac[5], up->name);
+	rg_log_info(log, "gateway %s is %02x:%02x:%02x:%02x:%02x:%02x on %s",
+		    rg_ip_str(cfg->computenet.gateway, gw), mac[0], mac[1], mac[2], mac[3],
+		    mac[4], mac[5], up->name);
 	return 0;
 }
 
@@ -92,7 +91,8 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 
 static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
-			     bool uplink_takes_xdp, FILE *log, char *err, size_t n)
+			     bool uplink_takes_xdp, const struct rg_log *log,
+			     char *err, size_t n)
 {
 	int rail_id = rg_plan_rail_id(plan, rail->name);
 
@@ -111,8 +111,8 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 			snprintf(err, n, "rail %s: representor %s: no such interface", rail->name, pat);
 			return -ENODEV;
 		}
-		if (!nl_count && log)
-			fprintf(log, "rail %s: nothing matches %s yet\n", rail->name, pat);
+		if (!nl_count)
+			rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
 		for (size_t j = 0; j < nl_count; j++) {
 			int m = choose_mode(mode, &links[j], uplink_takes_xdp, err, n);
 
@@ -135,7 +135,7 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 }
 
 int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,
-		    const struct rg_rail_ids *prev, struct rg_plan *plan, FILE *log,
+		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
 		    char *err, size_t n)
 {
 	struct rg_link_info up;
@@ -170,8 +170,10 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		ret = -EOPNOTSUPP;
 		goto fail;
 	}
-	if (!uplink_takes_xdp && log)
-		fprintf(log, "uplink %s does not accept XDP redirects: auto mode uses tc\n", up.name);
+	/* a slower mode than the node could have: the operator may fix the uplink */
+	if (!uplink_takes_xdp && mode == RG_CONFIG_MODE_AUTO)
+		rg_log_warn(log, "uplink %s does not accept XDP redirects: auto mode uses tc",
+			    up.name);
 
 	for (size_t i = 0; i < cfg->n_rails; i++) {
 		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, uplink_takes_xdp, log,
