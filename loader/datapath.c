@@ -446,11 +446,10 @@ static const char *ifname(int ifindex, char *buf)
 	return buf;
 }
 
-/* One representor newly attached by this apply, for rollback. */
+/* One representor newly attached by this apply, and the entry it had
+ * before: what a rollback restores. */
 struct rg_new_link {
-	int  ifindex;
-	enum rg_attach_mode mode;
-	char pin[PATH_MAX];          /* "" for a clsact filter */
+	struct rg_attached at;
 	struct rg_representor old_rep;
 };
 
@@ -469,13 +468,12 @@ static void detach_pin(const char *pin)
 }
 
 /* Take one attachment away: a pinned link, or railgate's clsact filter. */
-static void detach_attachment(const struct rg_datapath *dp, enum rg_attach_mode mode,
-			      int ifindex, const char *pin)
+static void detach_attachment(const struct rg_datapath *dp, const struct rg_attached *a)
 {
-	if (mode == RG_MODE_TC_CLSACT)
-		rg_clsact_detach(ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
+	if (a->mode == RG_MODE_TC_CLSACT)
+		rg_clsact_detach(a->ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
 	else
-		detach_pin(pin);
+		detach_pin(a->pin);
 }
 
 static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
@@ -511,23 +509,23 @@ static void uplinks_retire(struct rg_datapath *dp, uint32_t keep)
 		bpf_map_delete_elem(fd, &stale[i]);
 }
 
-/* Attach the program of nl->mode to nl->ifindex; a link is pinned at nl->pin. */
-static int attach_one(struct rg_datapath *dp, struct rg_new_link *nl, char *err, size_t n)
+/* Attach the program of a->mode to a->ifindex; a link is pinned at a->pin. */
+static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, size_t n)
 {
-	int prog_fd = dp->prog_fd[rg_attach_mode_is_tc(nl->mode) ? RG_PROG_TC : RG_PROG_XDP];
+	int prog_fd = dp->prog_fd[rg_attach_mode_is_tc(a->mode) ? RG_PROG_TC : RG_PROG_XDP];
 	int link_fd, ret;
 
-	if (nl->mode == RG_MODE_TC_CLSACT)
-		return rg_clsact_attach(prog_fd, nl->ifindex, err, n);
-	ret = rg_attach_link(prog_fd, nl->ifindex, nl->mode, &link_fd, err, n);
+	if (a->mode == RG_MODE_TC_CLSACT)
+		return rg_clsact_attach(prog_fd, a->ifindex, err, n);
+	ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, n);
 	if (ret)
 		return ret;
-	link_pin_path(dp, nl->ifindex, nl->mode, nl->pin, sizeof(nl->pin));
-	unlink(nl->pin);
-	if (bpf_obj_pin(link_fd, nl->pin)) {
+	link_pin_path(dp, a->ifindex, a->mode, a->pin, sizeof(a->pin));
+	unlink(a->pin);
+	if (bpf_obj_pin(link_fd, a->pin)) {
 		ret = -errno;
-		snprintf(err, n, "cannot pin %s: %s", nl->pin, strerror(-ret));
-		nl->pin[0] = '\0';
+		snprintf(err, n, "cannot pin %s: %s", a->pin, strerror(-ret));
+		a->pin[0] = '\0';
 	}
 	close(link_fd);     /* pinned: the pin holds it; not pinned: closing detaches it */
 	return ret;
@@ -590,9 +588,9 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 					    rg_attach_mode_name(links[j].mode));
 			}
 		}
-		nl->ifindex = pr->ifindex;
-		nl->mode = (enum rg_attach_mode)pr->mode;
-		ret = attach_one(dp, nl, err, n);
+		nl->at = (struct rg_attached){ .ifindex = pr->ifindex, .alive = true,
+					       .mode = (enum rg_attach_mode)pr->mode };
+		ret = attach_one(dp, &nl->at, err, n);
 		if (ret) {
 			rep_write(dp, pr->ifindex, &nl->old_rep);
 			return ret;
@@ -607,8 +605,8 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		detach_attachment(dp, added[i].mode, added[i].ifindex, added[i].pin);
-		rep_write(dp, added[i].ifindex, &added[i].old_rep);
+		detach_attachment(dp, &added[i].at);
+		rep_write(dp, added[i].at.ifindex, &added[i].old_rep);
 	}
 }
 
@@ -629,7 +627,7 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 		/* kept, or re-attached at the same pin by attach_new_reps */
 		if (pr && pr->mode == links[i].mode)
 			continue;
-		detach_attachment(dp, links[i].mode, links[i].ifindex, links[i].pin);
+		detach_attachment(dp, &links[i]);
 		if (!pr) {
 			rg_map_set_del_representor(&dp->maps, retired_gen,
 						   (uint32_t)links[i].ifindex, NULL, 0);
@@ -642,57 +640,8 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 	}
 }
 
-/*
- * The plan as this kernel attaches it: tc mode becomes tcx or clsact
- * (rg_tc_attach_mode), decided once per apply so that every representor
- * entry records how its interface is really attached.  out starts as a
- * copy of plan and gets reps of its own, which the caller frees.
- */
-static int resolve_tc_mode(const struct rg_plan *plan, struct rg_plan *out,
-			   char *err, size_t n)
-{
-	struct rg_plan_rep *reps = calloc(plan->n_reps + 1, sizeof(*reps));
-	int tc_mode = RG_MODE_TC;
-	bool probed = false;
-
-	if (!reps) {
-		snprintf(err, n, "out of memory");
-		return -ENOMEM;
-	}
-	out->reps = reps;
-	for (size_t i = 0; i < plan->n_reps; i++) {
-		reps[i] = plan->reps[i];
-		if (reps[i].mode != RG_MODE_TC)
-			continue;
-		if (!probed) {
-			tc_mode = rg_tc_attach_mode(reps[i].ifindex, err, n);
-			if (tc_mode < 0)
-				return tc_mode;
-			probed = true;
-		}
-		reps[i].mode = (uint8_t)tc_mode;
-	}
-	return 0;
-}
-
-static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
-			  const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
-
-int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *requested,
+int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		      const uint8_t digest[32], const struct rg_log *log, char *err, size_t n)
-{
-	struct rg_plan plan = *requested;
-	int ret = resolve_tc_mode(requested, &plan, err, n);
-
-	if (!ret)
-		ret = apply_resolved(dp, &plan, digest, log, err, n);
-	if (plan.reps != requested->reps)
-		free(plan.reps);
-	return ret;
-}
-
-static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
-			  const uint8_t digest[32], const struct rg_log *log, char *err, size_t n)
 {
 	struct rg_fib_image img = { 0 };
 	struct rg_attached *links = NULL;

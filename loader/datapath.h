@@ -61,7 +61,9 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
 
 /*
  * Make the datapath do what plan says: write the inactive generation,
- * attach new representors, flip, then retire what the plan dropped.  Any
+ * attach new representors, flip, then retire what the plan dropped.  The
+ * plan's modes are final (rg_resolve_plan chose them): RG_MODE_TC is a
+ * tcx link, RG_MODE_TC_CLSACT railgate's clsact filter.  Any
  * failure before the flip rolls back: the old config keeps running.  Each
  * change is logged as it is made (log may be NULL).
  */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "attach.h"
 #include "resolve.h"
 #include "../maps/ipfmt.h"
 
@@ -62,13 +63,35 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 	return 0;
 }
 
-/* The attach mode for one representor, or -errno when mode cannot be had. */
+/*
+ * What the node offers every representor alike: whether the uplink takes
+ * XDP redirects, and how this kernel runs the tc program (a tcx link, or a
+ * clsact filter before 6.6: rg_tc_attach_mode), asked once per plan when
+ * the first representor needs it, so every entry records the same flavour.
+ */
+struct node_modes {
+	bool uplink_takes_xdp;
+	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
+};
+
+static int tc_mode(struct node_modes *nm, int probe_ifindex, char *err, size_t n)
+{
+	if (!nm->tc_mode)
+		nm->tc_mode = rg_tc_attach_mode(probe_ifindex, err, n);
+	return nm->tc_mode;
+}
+
+/*
+ * The attach mode for one representor, as the kernel will attach it: the
+ * one place that turns a config mode into an enum rg_attach_mode.  -errno
+ * when the mode cannot be had.
+ */
 static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
-		       bool uplink_takes_xdp, char *err, size_t n)
+		       struct node_modes *nm, char *err, size_t n)
 {
 	switch (mode) {
 	case RG_CONFIG_MODE_TC:
-		return RG_MODE_TC;
+		return tc_mode(nm, l->ifindex, err, n);
 	case RG_CONFIG_MODE_XDP_GENERIC:
 		return RG_MODE_XDP_GENERIC;
 	case RG_CONFIG_MODE_XDP:
@@ -81,9 +104,9 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 	case RG_CONFIG_MODE_AUTO:
 		/* Never generic unasked: it linearises every skb and is slower
 		 * than tc (lessons.md #1). */
-		if (l->xdp_features_known && rg_link_has_native_xdp(l) && uplink_takes_xdp)
+		if (l->xdp_features_known && rg_link_has_native_xdp(l) && nm->uplink_takes_xdp)
 			return RG_MODE_XDP;
-		return RG_MODE_TC;
+		return tc_mode(nm, l->ifindex, err, n);
 	}
 	snprintf(err, n, "unknown mode");
 	return -EINVAL;
@@ -91,7 +114,7 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 
 static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
-			     bool uplink_takes_xdp, const struct rg_log *log,
+			     struct node_modes *nm, const struct rg_log *log,
 			     char *err, size_t n)
 {
 	int rail_id = rg_plan_rail_id(plan, rail->name);
@@ -114,7 +137,7 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 		if (!nl_count)
 			rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
 		for (size_t j = 0; j < nl_count; j++) {
-			int m = choose_mode(mode, &links[j], uplink_takes_xdp, err, n);
+			int m = choose_mode(mode, &links[j], nm, err, n);
 
 			if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
 				snprintf(err, n, "rail %s: %s has MTU %u, the config says %d",
@@ -138,9 +161,9 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
 		    char *err, size_t n)
 {
+	struct node_modes nm = { 0 };
 	struct rg_link_info up;
 	uint8_t gw_mac[6];
-	bool uplink_takes_xdp;
 	int ret;
 
 	ret = rg_plan_build(plan, cfg, prev, err, n);
@@ -163,21 +186,20 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	 * veth only while its peer has GRO or XDP): without it, native XDP on
 	 * the representors would drop every cross-rail frame.  Generic XDP
 	 * transmits through the stack and has no such need. */
-	uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
-	if (!uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
+	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
+	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
 		snprintf(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
 			 "or XDP on its peer); use mode tc or auto", up.name);
 		ret = -EOPNOTSUPP;
 		goto fail;
 	}
 	/* a slower mode than the node could have: the operator may fix the uplink */
-	if (!uplink_takes_xdp && mode == RG_CONFIG_MODE_AUTO)
+	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_AUTO)
 		rg_log_warn(log, "uplink %s does not accept XDP redirects: auto mode uses tc",
 			    up.name);
 
 	for (size_t i = 0; i < cfg->n_rails; i++) {
-		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, uplink_takes_xdp, log,
-					err, n);
+		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, &nm, log, err, n);
 		if (ret)
 			goto fail;
 	}

@@ -2,8 +2,10 @@
 /*
  * A config meets the node: find the uplink and its MAC, the gateway's MAC
  * (resolving it when the neighbour table lacks it), every representor a
- * rail's names or globs match, and pick each one's attach mode.  The
- * result is a complete plan (maps/plan.h) for rg_datapath_apply.
+ * rail's names or globs match, and pick each one's attach mode as this
+ * kernel will attach it (tc mode: a tcx link, or a clsact filter where the
+ * kernel has no tcx).  This is the only place an attach mode is chosen.
+ * The result is a complete plan (maps/plan.h) for rg_datapath_apply.
  */
 #ifndef RAILGATE_RESOLVE_H
 #define RAILGATE_RESOLVE_H
