@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
@@ -21,7 +20,9 @@
 #include "datapath.h"
 #include "digest.h"
 #include "metrics.h"
+#include "netfmt.h"
 #include "netlink.h"
+#include "../maps/errbuf.h"
 
 /* Why the loop must act, collected until the debounce delay ends. */
 enum pending {
@@ -286,8 +287,7 @@ static void fill_links(const struct rg_datapath *dp, const struct rg_rail *rails
 		struct rg_representor rep;
 
 		memset(&out[i], 0, sizeof(out[i]));
-		if (!if_indextoname((unsigned)links[i].ifindex, out[i].ifname))
-			snprintf(out[i].ifname, sizeof(out[i].ifname), "if%d", links[i].ifindex);
+		rg_ifname_str(links[i].ifindex, out[i].ifname);
 		if (rep_of(dp, links[i].ifindex, &rep) && rep.rail_id < RG_MAX_RAILS)
 			snprintf(out[i].rail, sizeof(out[i].rail), "%s", rails[rep.rail_id].name);
 		out[i].mode = links[i].mode;
@@ -579,17 +579,15 @@ static void on_link_event(struct daemon *d, const struct rg_nl_event *ev)
 
 static void on_neigh_event(struct daemon *d, const struct rg_nl_event *ev)
 {
-	char ip[INET_ADDRSTRLEN];
-	struct in_addr a = { .s_addr = htonl(ev->ip) };
+	char ip[RG_IP_STR_LEN], mac[RG_MAC_STR_LEN];
 
 	if (!d->have_cfg || d->cfg.computenet.has_gateway_mac || !d->gateway_ip ||
 	    ev->ifindex != d->uplink_ifindex || ev->ip != d->gateway_ip || !ev->usable ||
 	    !memcmp(ev->mac, d->gateway_mac, 6))
 		return;
 	rg_log_event(dlog(d), RG_LOG_INFO, "gateway",
-		     "gateway %s moved to %02x:%02x:%02x:%02x:%02x:%02x: updating the maps",
-		     inet_ntop(AF_INET, &a, ip, sizeof(ip)), ev->mac[0], ev->mac[1], ev->mac[2],
-		     ev->mac[3], ev->mac[4], ev->mac[5]);
+		     "gateway %s moved to %s: updating the maps", rg_ip_str(ev->ip, ip),
+		     rg_mac_str(ev->mac, mac));
 	memcpy(d->gateway_mac, ev->mac, 6);   /* one reconcile per move */
 	schedule(d, PENDING_RECONCILE);
 }
@@ -632,7 +630,7 @@ static int open_signals(struct daemon *d, char *err, size_t n)
 	errno = pthread_sigmask(SIG_BLOCK, &set, NULL);
 	d->sig_fd = errno ? -1 : signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (d->sig_fd < 0) {
-		snprintf(err, n, "signalfd: %s", strerror(errno));
+		rg_set_err(err, n, "signalfd: %s", strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -647,7 +645,7 @@ static int open_inotify(struct daemon *d, char *err, size_t n)
 	dir = dirname(path);
 	d->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (d->ino_fd < 0 || inotify_add_watch(d->ino_fd, dir, INOTIFY_MASK) < 0) {
-		snprintf(err, n, "cannot watch %s: %s", dir, strerror(errno));
+		rg_set_err(err, n, "cannot watch %s: %s", dir, strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -768,7 +766,7 @@ int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
 	int ret;
 
 	if (!d) {
-		snprintf(err, n, "out of memory");
+		rg_set_err(err, n, "out of memory");
 		return -ENOMEM;
 	}
 	d->o = o;

@@ -17,7 +17,9 @@
 
 #include "datapath.h"
 #include "attach.h"
+#include "netfmt.h"
 #include "railgate.skel.h"
+#include "../maps/errbuf.h"
 
 #define BPF_FS_MAGIC_NUMBER 0xcafe4a11
 
@@ -60,19 +62,15 @@ int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t
 	snprintf(dp->dir, sizeof(dp->dir), "%s/v%d", root, RG_ABI_VERSION);
 
 	ret = mkdir_p(root);
-	if (ret) {
-		snprintf(err, n, "cannot create pin directory %s: %s", root, strerror(-ret));
-		return ret;
-	}
-	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER) {
-		snprintf(err, n, "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
-		return -ENOTSUP;
-	}
+	if (ret)
+		return rg_err(err, n, ret, "cannot create pin directory %s: %s", root, strerror(-ret));
+	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER)
+		return rg_err(err, n, -ENOTSUP,
+			      "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
 	dp->lock_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dp->lock_fd < 0 || flock(dp->lock_fd, LOCK_EX)) {
 		ret = -errno;
-		snprintf(err, n, "cannot lock %s: %s", root, strerror(-ret));
-		return ret;
+		return rg_err(err, n, ret, "cannot lock %s: %s", root, strerror(-ret));
 	}
 	return 0;
 }
@@ -89,17 +87,14 @@ static int pin_progs(struct rg_datapath *dp, char *err, size_t n)
 
 	path_join(dir, sizeof(dir), dp->dir, "progs");
 	ret = mkdir_p(dir);
-	if (ret) {
-		snprintf(err, n, "cannot create %s: %s", dir, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
 		path_join(path, sizeof(path), dir, prog_pin_names[i]);
 		unlink(path);
 		if (bpf_obj_pin(dp->prog_fd[i], path)) {
 			ret = -errno;
-			snprintf(err, n, "cannot pin %s: %s", path, strerror(-ret));
-			return ret;
+			return rg_err(err, n, ret, "cannot pin %s: %s", path, strerror(-ret));
 		}
 	}
 	return 0;
@@ -115,15 +110,14 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size
 	skel = railgate__open();
 	if (!skel) {
 		ret = -errno;
-		snprintf(err, n, "cannot open the BPF object: %s", strerror(-ret));
-		return ret;
+		return rg_err(err, n, ret, "cannot open the BPF object: %s", strerror(-ret));
 	}
 	if (maps_pinned) {
 		for (int i = 0; i < RG_MAPID_COUNT; i++) {
 			struct bpf_map *m = bpf_object__find_map_by_name(skel->obj, rg_map_names[i]);
 
 			if (!m || bpf_map__reuse_fd(m, dp->maps.fd[i])) {
-				snprintf(err, n, "cannot reuse pinned map %s", rg_map_names[i]);
+				rg_set_err(err, n, "cannot reuse pinned map %s", rg_map_names[i]);
 				ret = -EINVAL;
 				goto fail;
 			}
@@ -131,8 +125,8 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size
 	}
 	ret = railgate__load(skel);
 	if (ret) {
-		snprintf(err, n, "the kernel refused the BPF programs: %s (run with "
-			 "LIBBPF_LOG=1 for the verifier log)", strerror(-ret));
+		rg_set_err(err, n, "the kernel refused the BPF programs: %s (run with "
+			   "LIBBPF_LOG=1 for the verifier log)", strerror(-ret));
 		goto fail;
 	}
 	if (!maps_pinned) {
@@ -166,14 +160,13 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 	if (maps_pinned) {
 		ret = rg_map_set_from_pins(&dp->maps, maps_dir, err, n);
 		if (ret) {
-			snprintf(err + strlen(err), n - strlen(err),
-				 " (the pinned state under %s is incomplete: run `railgate down`)",
-				 dp->dir);
+			rg_set_err(err + strlen(err), n - strlen(err),
+				   " (the pinned state under %s is incomplete: run `railgate down`)",
+				   dp->dir);
 			return ret;
 		}
 	} else if (!create) {
-		snprintf(err, n, "railgate is not up (nothing pinned under %s)", dp->dir);
-		return -ENOENT;
+		return rg_err(err, n, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
 	}
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
@@ -188,16 +181,12 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 				close(dp->prog_fd[i]);
 			dp->prog_fd[i] = -1;
 		}
-		if (!create) {
-			snprintf(err, n, "the programs are not pinned under %s/progs "
-				 "(half-broken state: run `railgate down`)", dp->dir);
-			return -ENOENT;
-		}
+		if (!create)
+			return rg_err(err, n, -ENOENT, "the programs are not pinned under %s/progs "
+				      "(half-broken state: run `railgate down`)", dp->dir);
 		ret = mkdir_p(dp->dir);
-		if (ret) {
-			snprintf(err, n, "cannot create %s: %s", dp->dir, strerror(-ret));
-			return ret;
-		}
+		if (ret)
+			return rg_err(err, n, ret, "cannot create %s: %s", dp->dir, strerror(-ret));
 		ret = load_object(dp, maps_pinned, err, n);
 		if (ret)
 			return ret;
@@ -439,13 +428,6 @@ static struct rg_rep_binding *plan_bindings(const struct rg_plan *plan)
 	return b;
 }
 
-static const char *ifname(int ifindex, char *buf)
-{
-	if (!if_indextoname((unsigned)ifindex, buf))
-		snprintf(buf, IF_NAMESIZE, "if%d", ifindex);
-	return buf;
-}
-
 /* One representor newly attached by this apply, and the entry it had
  * before: what a rollback restores. */
 struct rg_new_link {
@@ -484,9 +466,8 @@ static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_
 		int ret = -errno;
 		char name[IF_NAMESIZE];
 
-		snprintf(err, n, "cannot add uplink %s to the redirect map: %s",
-			 ifname((int)ifindex, name), strerror(-ret));
-		return ret;
+		return rg_err(err, n, ret, "cannot add uplink %s to the redirect map: %s",
+			      rg_ifname_str((int)ifindex, name), strerror(-ret));
 	}
 	return 0;
 }
@@ -524,7 +505,7 @@ static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, 
 	unlink(a->pin);
 	if (bpf_obj_pin(link_fd, a->pin)) {
 		ret = -errno;
-		snprintf(err, n, "cannot pin %s: %s", a->pin, strerror(-ret));
+		rg_set_err(err, n, "cannot pin %s: %s", a->pin, strerror(-ret));
 		a->pin[0] = '\0';
 	}
 	close(link_fd);     /* pinned: the pin holds it; not pinned: closing detaches it */
@@ -542,16 +523,14 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 
 	ret = rg_datapath_active_rails(dp, active);
 	if (ret) {
-		snprintf(err, n, "cannot read the running rails: %s", strerror(-ret));
+		rg_set_err(err, n, "cannot read the running rails: %s", strerror(-ret));
 		return ret;
 	}
 
 	path_join(dir, sizeof(dir), dp->dir, "links");
 	ret = mkdir_p(dir);
-	if (ret) {
-		snprintf(err, n, "cannot create %s: %s", dir, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (size_t i = 0; i < plan->n_reps; i++) {
 		const struct rg_plan_rep *pr = &plan->reps[i];
 		struct rg_new_link *nl = &added[*n_added];
@@ -571,11 +550,9 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			rep = rep_in_active(plan, pr, active);
 			ret = rep_write(dp, pr->ifindex, &rep);
 		}
-		if (ret) {
-			snprintf(err, n, "%s: cannot write the representor entry: %s",
-				 pr->name, strerror(-ret));
-			return ret;
-		}
+		if (ret)
+			return rg_err(err, n, ret, "%s: cannot write the representor entry: %s",
+				      pr->name, strerror(-ret));
 
 		/* Native and generic XDP cannot coexist on one device: an XDP
 		 * mode change detaches first (a short gap, said in the log). */
@@ -596,7 +573,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			return ret;
 		}
 		(*n_added)++;
-		rg_log_info(log, "attached %s (rail %s) in %s mode", ifname(pr->ifindex, name),
+		rg_log_info(log, "attached %s (rail %s) in %s mode", rg_ifname_str(pr->ifindex, name),
 			    plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
 	}
 	return 0;
@@ -631,10 +608,10 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 		if (!pr) {
 			rg_map_set_del_representor(&dp->maps, retired_gen,
 						   (uint32_t)links[i].ifindex, NULL, 0);
-			rg_log_info(log, "detached %s (%s)", ifname(links[i].ifindex, name),
+			rg_log_info(log, "detached %s (%s)", rg_ifname_str(links[i].ifindex, name),
 				    links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
 		} else {
-			rg_log_info(log, "detached %s from %s (now %s)", ifname(links[i].ifindex, name),
+			rg_log_info(log, "detached %s from %s (now %s)", rg_ifname_str(links[i].ifindex, name),
 				    rg_attach_mode_name(links[i].mode), rg_attach_mode_name(pr->mode));
 		}
 	}
@@ -658,14 +635,14 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		return ret;
 	ret = rg_datapath_links(dp, &links, &n_links);
 	if (ret) {
-		snprintf(err, n, "cannot list the pinned links: %s", strerror(-ret));
+		rg_set_err(err, n, "cannot list the pinned links: %s", strerror(-ret));
 		goto out;
 	}
 	added = calloc(plan->n_reps + 1, sizeof(*added));
 	bindings = plan_bindings(plan);
 	if (!added || !bindings) {
 		ret = -ENOMEM;
-		snprintf(err, n, "out of memory");
+		rg_set_err(err, n, "out of memory");
 		goto out;
 	}
 	rg_datapath_active_egress(dp, &old_eg);
@@ -693,7 +670,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 	/* 4. the flip: one aligned store, from here on the new config runs */
 	ret = rg_map_set_activate(&dp->maps, next_gen, digest);
 	if (ret) {
-		snprintf(err, n, "cannot activate the new tables: %s", strerror(-ret));
+		rg_set_err(err, n, "cannot activate the new tables: %s", strerror(-ret));
 		rollback_new_links(dp, added, n_added);
 		goto out;
 	}
@@ -800,7 +777,7 @@ int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err
 	if (!d) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, n, "cannot read %s: %s", dp->root, strerror(errno));
+		rg_set_err(err, n, "cannot read %s: %s", dp->root, strerror(errno));
 		return -errno;
 	}
 	/* Links first, so frames stop going through the program before its
