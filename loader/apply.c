@@ -5,11 +5,11 @@
 
 #include "apply.h"
 #include "datapath.h"
-#include "digest.h"
 #include "resolve.h"
 
-int rg_apply_config(const char *pin_dir, const char *config_path, const struct rg_config *cfg,
-		    const enum rg_config_mode *mode, FILE *log, struct rg_apply_result *res,
+int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
+		    const enum rg_config_mode *mode, const struct rg_log *log,
+		    struct rg_apply_result *res,
 		    char *err, size_t n)
 {
 	struct rg_datapath dp;
@@ -17,13 +17,9 @@ int rg_apply_config(const char *pin_dir, const char *config_path, const struct r
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_rail_ids prev_ids, *prev = NULL;
 	struct rg_nl *nl = NULL;
-	uint8_t digest[32];
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	ret = rg_file_sha256(config_path, digest, err, n);
-	if (ret)
-		return ret;
 	ret = rg_datapath_lock(&dp, pin_dir, err, n);
 	if (ret)
 		goto out;
@@ -46,7 +42,7 @@ int rg_apply_config(const char *pin_dir, const char *config_path, const struct r
 		if (ret)
 			goto out;
 	}
-	ret = rg_datapath_apply(&dp, &plan, digest, log, err, n);
+	ret = rg_datapath_apply(&dp, &plan, cfg->sha256, log, err, n);
 	if (ret) {
 		if (res->fresh) {
 			char derr[256];

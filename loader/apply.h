@@ -10,9 +10,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "config.h"
+#include "log.h"
 
 struct rg_apply_result {
 	bool     fresh;              /* the datapath was loaded by this call */
@@ -22,13 +22,14 @@ struct rg_apply_result {
 };
 
 /*
- * cfg: validated config (rg_config_load); config_path: for the digest;
- * mode: NULL for cfg->mode.  One line per decision to log (may be NULL).
- * Returns 0, or -errno with a message in err; on failure the running
- * datapath is as it was.
+ * cfg: validated config (rg_config_load); the pins record its sha256, the
+ * digest of the bytes it was parsed from.  mode: NULL for cfg->mode.  Each
+ * decision is logged as it is taken (log may be NULL).  Returns 0, or -errno with a
+ * message in err; on failure the running datapath is as it was.
  */
-int rg_apply_config(const char *pin_dir, const char *config_path, const struct rg_config *cfg,
-		    const enum rg_config_mode *mode, FILE *log, struct rg_apply_result *res,
+int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
+		    const enum rg_config_mode *mode, const struct rg_log *log,
+		    struct rg_apply_result *res,
 		    char *err, size_t n);
 
 #endif

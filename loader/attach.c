@@ -12,6 +12,8 @@
 #include <bpf/libbpf.h>
 
 #include "attach.h"
+#include "netfmt.h"
+#include "../maps/errbuf.h"
 
 /* Debian 12's UAPI headers are 6.1; tcx arrived in 6.6. Values from the
  * kernel's include/uapi/linux/bpf.h. */
@@ -20,13 +22,6 @@
 #else
 #define RG_BPF_TCX_INGRESS BPF_TCX_INGRESS
 #endif
-
-static const char *ifname_or_index(int ifindex, char *buf)
-{
-	if (!if_indextoname((unsigned)ifindex, buf))
-		snprintf(buf, IF_NAMESIZE, "ifindex %d", ifindex);
-	return buf;
-}
 
 static int attach_xdp(int prog_fd, int ifindex, __u32 flags, int *link_fd,
 		      char *err, size_t errlen)
@@ -40,15 +35,15 @@ static int attach_xdp(int prog_fd, int ifindex, __u32 flags, int *link_fd,
 		return 0;
 	}
 	fd = -errno;
-	ifname_or_index(ifindex, name);
+	rg_ifname_str(ifindex, name);
 	if (fd == -EBUSY || fd == -EEXIST)
-		snprintf(err, errlen, "%s: another XDP program is attached (not railgate's); "
-			 "railgate never replaces it", name);
+		rg_set_err(err, errlen, "%s: another XDP program is attached (not railgate's); "
+			   "railgate never replaces it", name);
 	else if (fd == -EOPNOTSUPP && (flags & XDP_FLAGS_DRV_MODE))
-		snprintf(err, errlen, "%s: the driver has no native XDP", name);
+		rg_set_err(err, errlen, "%s: the driver has no native XDP", name);
 	else
-		snprintf(err, errlen, "%s: attaching XDP (%s mode) failed: %s", name,
-			 (flags & XDP_FLAGS_SKB_MODE) ? "generic" : "native", strerror(-fd));
+		rg_set_err(err, errlen, "%s: attaching XDP (%s mode) failed: %s", name,
+			   (flags & XDP_FLAGS_SKB_MODE) ? "generic" : "native", strerror(-fd));
 	return fd;
 }
 
@@ -62,9 +57,9 @@ static int attach_tcx(int prog_fd, int ifindex, int *link_fd, char *err, size_t 
 		return 0;
 	}
 	fd = -errno;
-	snprintf(err, errlen, "%s: attaching the tc (tcx ingress) program failed: %s%s",
-		 ifname_or_index(ifindex, name), strerror(-fd),
-		 fd == -EINVAL ? " (tcx needs Linux 6.6 or later)" : "");
+	rg_set_err(err, errlen, "%s: attaching the tc (tcx ingress) program failed: %s%s",
+		   rg_ifname_str(ifindex, name), strerror(-fd),
+		   fd == -EINVAL ? " (tcx needs Linux 6.6 or later)" : "");
 	return fd;
 }
 
@@ -79,14 +74,13 @@ int rg_attach_link(int prog_fd, int ifindex, enum rg_attach_mode mode, int *link
 	case RG_MODE_TC:
 		return attach_tcx(prog_fd, ifindex, link_fd, err, errlen);
 	case RG_MODE_TC_CLSACT:
-		snprintf(err, errlen, "ifindex %d: a clsact filter is not a link "
-			 "(use rg_clsact_attach)", ifindex);
+		rg_set_err(err, errlen, "ifindex %d: a clsact filter is not a link "
+			   "(use rg_clsact_attach)", ifindex);
 		return -EINVAL;
 	case RG_MODE_NONE:
 		break;
 	}
-	snprintf(err, errlen, "no attach mode chosen for ifindex %d", ifindex);
-	return -EINVAL;
+	return rg_err(err, errlen, -EINVAL, "no attach mode chosen for ifindex %d", ifindex);
 }
 
 int rg_link_ifindex(int link_fd)
@@ -126,11 +120,9 @@ int rg_tc_attach_mode(int probe_ifindex, char *err, size_t errlen)
 		return RG_MODE_TC_CLSACT;
 	if (want && !strcmp(want, "tcx"))
 		return RG_MODE_TC;
-	if (want && *want && strcmp(want, "auto")) {
-		snprintf(err, errlen, "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV,
-			 want);
-		return -EINVAL;
-	}
+	if (want && *want && strcmp(want, "auto"))
+		return rg_err(err, errlen, -EINVAL, "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV,
+			      want);
 	/* lo (ifindex 1) exists in every namespace when there is nothing to probe */
 	return kernel_has_tcx(probe_ifindex > 0 ? probe_ifindex : 1) ? RG_MODE_TC
 								    : RG_MODE_TC_CLSACT;
@@ -249,8 +241,8 @@ int rg_clsact_query(int ifindex, __u32 our_prog_id)
 
 static int foreign_slot_err(const char *name, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s: another tc filter holds railgate's handle 0x%x and "
-		 "priority 0x%x; railgate never replaces it", name, RG_TC_HANDLE, RG_TC_PRIORITY);
+	rg_set_err(err, errlen, "%s: another tc filter holds railgate's handle 0x%x and "
+		   "priority 0x%x; railgate never replaces it", name, RG_TC_HANDLE, RG_TC_PRIORITY);
 	return -EEXIST;
 }
 
@@ -262,23 +254,19 @@ int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
 	char name[IF_NAMESIZE];
 	int ret;
 
-	ifname_or_index(ifindex, name);
+	rg_ifname_str(ifindex, name);
 	ingress_hook(&hook, ifindex);
 	/* clsact may be there already (another tool's, or ours): reuse it */
 	mute_kernel_acks();
 	ret = bpf_tc_hook_create(&hook);
 	unmute_kernel_acks();
-	if (ret && ret != -EEXIST) {
-		snprintf(err, errlen, "%s: cannot create the clsact qdisc: %s", name,
-			 strerror(-ret));
-		return ret;
-	}
+	if (ret && ret != -EEXIST)
+		return rg_err(err, errlen, ret, "%s: cannot create the clsact qdisc: %s", name,
+			      strerror(-ret));
 	ret = query_slot(ifindex, rg_prog_id(prog_fd), &slot);
-	if (ret) {
-		snprintf(err, errlen, "%s: cannot list the tc ingress filters: %s", name,
-			 strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return rg_err(err, errlen, ret, "%s: cannot list the tc ingress filters: %s", name,
+			      strerror(-ret));
 	if (slot == SLOT_FOREIGN)
 		return foreign_slot_err(name, err, errlen);
 	our_filter(&opts);
@@ -291,8 +279,8 @@ int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
 	if (ret == -EEXIST)
 		return foreign_slot_err(name, err, errlen);
 	if (ret)
-		snprintf(err, errlen, "%s: attaching the tc (clsact ingress) filter failed: %s",
-			 name, strerror(-ret));
+		rg_set_err(err, errlen, "%s: attaching the tc (clsact ingress) filter failed: %s",
+			   name, strerror(-ret));
 	return ret;
 }
 

@@ -59,6 +59,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,6 +70,7 @@
 #include <yaml.h>
 
 #include "config.h"
+#include "../maps/errbuf.h"
 
 #define RG_CONFIG_API_VERSION "railgate.dev/v1alpha1"
 #define RG_CONFIG_KIND        "RailConfig"
@@ -1390,7 +1392,7 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 
 	memset(cfg, 0, sizeof(*cfg));
 	c.path = strdup(p.file);
-	if (!c.path || !yaml_parser_initialize(&yp)) {
+	if (!c.path || rg_sha256(yaml, len, c.sha256) || !yaml_parser_initialize(&yp)) {
 		p.oom = true;
 	} else {
 		yaml_parser_set_input_string(&yp, (const unsigned char *)yaml, len);
@@ -1415,7 +1417,7 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 	return 0;
 }
 
-static int read_file(const char *path, char **out, size_t *len)
+static int read_whole(const char *path, char **out, size_t *len)
 {
 	size_t cap = 4096, used = 0;
 	char *buf = NULL, *grown;
@@ -1461,18 +1463,24 @@ static int read_file(const char *path, char **out, size_t *len)
 	return 0;
 }
 
+int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t n)
+{
+	int ret = read_whole(path, text, len);
+
+	return ret ? rg_err(err, n, ret, "%s: cannot read: %s", path, strerror(-ret)) : 0;
+}
+
 int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *diags)
 {
-	char *text = NULL, *msg;
+	char *text = NULL, msg[PATH_MAX + 64];
 	size_t len = 0;
 	int err;
 
 	memset(cfg, 0, sizeof(*cfg));
-	err = read_file(path, &text, &len);
+	err = rg_config_read(path, &text, &len, msg, sizeof(msg));
 	if (err) {
-		if (asprintf(&msg, "%s: cannot read: %s", path, strerror(-err)) < 0)
-			msg = NULL;
-		diags_push(diags, msg);
+		/* one list for every caller to print: the read error joins it */
+		diags_push(diags, strdup(msg));
 		return err;
 	}
 	err = rg_config_parse(path, text, len, cfg, diags);

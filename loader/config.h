@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <net/if.h>
 
+#include "digest.h"
 #include "../maps/rg_abi.h"
 
 struct rg_cidr {
@@ -57,6 +58,7 @@ struct rg_config_node {
 
 struct rg_config {
 	char    *path;               /* as given, for messages */
+	uint8_t  sha256[RG_SHA256_LEN]; /* of the bytes parsed: the digest `status` shows */
 	char     name[256];          /* metadata.name */
 
 	struct rg_cidr *supernets;
@@ -93,10 +95,19 @@ void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
 void rg_diags_free(struct rg_diags *d);
 
 /*
+ * Read a config file once, whole (a pipe or /dev/stdin too): *text is
+ * malloc'd, the caller frees it.  0, or -errno with "PATH: cannot read: ..."
+ * in err.  Everything about a config (its digest, its contents) comes from
+ * these bytes; nothing reads the path a second time.
+ */
+int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t n);
+
+/*
  * Parse and validate.  Returns 0 when the config is valid, -1 when it is
  * not (every error found is in *diags, all of them, not only the first),
  * or -errno when the file cannot be read (one message in *diags too).
- * *cfg is filled only on success; free it with rg_config_free().
+ * *cfg is filled only on success, its sha256 the digest of exactly the
+ * bytes parsed; free it with rg_config_free().
  */
 int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *diags);
 int rg_config_parse(const char *name, const char *yaml, size_t len,

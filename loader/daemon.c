@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
@@ -21,7 +20,9 @@
 #include "datapath.h"
 #include "digest.h"
 #include "metrics.h"
+#include "netfmt.h"
 #include "netlink.h"
+#include "../maps/errbuf.h"
 
 /* Why the loop must act, collected until the debounce delay ends. */
 enum pending {
@@ -51,7 +52,7 @@ struct daemon {
 	struct rg_config cfg;        /* the running config, when have_cfg */
 	bool have_cfg;
 	bool apply_failed;           /* the last apply of cfg failed: retry */
-	uint8_t seen_digest[32];     /* of the last file content acted on */
+	uint8_t seen_digest[RG_SHA256_LEN]; /* of the last file content acted on */
 	bool have_seen;
 	bool started;                /* the first apply was attempted: later ones are reloads */
 	int sig_fd, ino_fd;
@@ -286,8 +287,7 @@ static void fill_links(const struct rg_datapath *dp, const struct rg_rail *rails
 		struct rg_representor rep;
 
 		memset(&out[i], 0, sizeof(out[i]));
-		if (!if_indextoname((unsigned)links[i].ifindex, out[i].ifname))
-			snprintf(out[i].ifname, sizeof(out[i].ifname), "if%d", links[i].ifindex);
+		rg_ifname_str(links[i].ifindex, out[i].ifname);
 		if (rep_of(dp, links[i].ifindex, &rep) && rep.rail_id < RG_MAX_RAILS)
 			snprintf(out[i].rail, sizeof(out[i].rail), "%s", rails[rep.rail_id].name);
 		out[i].mode = links[i].mode;
@@ -353,22 +353,13 @@ static bool daemon_ready(void *ctx, char *reason, size_t n)
 
 /* ---- applying ------------------------------------------------------------------ */
 
-/* rg_apply_config, its decisions logged one event per line. */
+/* rg_apply_config, its decisions logged as they are taken, under event. */
 static int apply(struct daemon *d, const struct rg_config *cfg, const char *event,
 		 struct rg_apply_result *res, char *err, size_t n)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *decisions = open_memstream(&text, &len);
-	int ret;
+	struct rg_log log = rg_log_with_event(dlog(d), event);
 
-	ret = rg_apply_config(d->o->pin_dir, d->o->config_path, cfg, NULL, decisions, res, err, n);
-	if (decisions) {
-		fclose(decisions);
-		rg_log_lines(dlog(d), RG_LOG_INFO, event, text);
-	}
-	free(text);
-	return ret;
+	return rg_apply_config(d->o->pin_dir, cfg, NULL, &log, res, err, n);
 }
 
 static void log_node_override(struct daemon *d, const struct rg_config *cfg)
@@ -401,24 +392,34 @@ static void reload_config(struct daemon *d, bool force)
 	struct rg_config cfg = { 0 };
 	struct rg_diags diags = { 0 };
 	struct rg_apply_result res;
-	uint8_t digest[32];
-	char err[1024];
+	uint8_t digest[RG_SHA256_LEN];
+	char err[1024], *text = NULL;
+	size_t len = 0;
 	int ret;
 
-	ret = rg_file_sha256(d->o->config_path, digest, err, sizeof(err));
+	/* Read once: the digest compared here is of the bytes parsed below. */
+	ret = rg_config_read(d->o->config_path, &text, &len, err, sizeof(err));
+	if (!ret)
+		ret = rg_sha256(text, len, digest);
 	if (ret) {
+		free(text);
 		if (!d->have_seen && !force)
 			return;   /* already reported this missing file */
 		d->have_seen = false;
-		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s; keeping the running config", err);
+		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s; keeping the running config",
+			     ret == -EIO ? "sha256 unavailable" : err);
 		goto failed;
 	}
-	if (!force && d->have_seen && !memcmp(digest, d->seen_digest, sizeof(digest)))
+	if (!force && d->have_seen && !memcmp(digest, d->seen_digest, sizeof(digest))) {
+		free(text);
 		return;   /* a ConfigMap swap touches many names; content unchanged */
+	}
 	memcpy(d->seen_digest, digest, sizeof(digest));
 	d->have_seen = true;
 
-	if (rg_config_load(d->o->config_path, &cfg, &diags)) {
+	ret = rg_config_parse(d->o->config_path, text, len, &cfg, &diags);
+	free(text);
+	if (ret) {
 		log_diags(d, &diags);
 		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s is invalid (%zu errors); %s",
 			     d->o->config_path, diags.count,
@@ -578,17 +579,15 @@ static void on_link_event(struct daemon *d, const struct rg_nl_event *ev)
 
 static void on_neigh_event(struct daemon *d, const struct rg_nl_event *ev)
 {
-	char ip[INET_ADDRSTRLEN];
-	struct in_addr a = { .s_addr = htonl(ev->ip) };
+	char ip[RG_IP_STR_LEN], mac[RG_MAC_STR_LEN];
 
 	if (!d->have_cfg || d->cfg.computenet.has_gateway_mac || !d->gateway_ip ||
 	    ev->ifindex != d->uplink_ifindex || ev->ip != d->gateway_ip || !ev->usable ||
 	    !memcmp(ev->mac, d->gateway_mac, 6))
 		return;
 	rg_log_event(dlog(d), RG_LOG_INFO, "gateway",
-		     "gateway %s moved to %02x:%02x:%02x:%02x:%02x:%02x: updating the maps",
-		     inet_ntop(AF_INET, &a, ip, sizeof(ip)), ev->mac[0], ev->mac[1], ev->mac[2],
-		     ev->mac[3], ev->mac[4], ev->mac[5]);
+		     "gateway %s moved to %s: updating the maps", rg_ip_str(ev->ip, ip),
+		     rg_mac_str(ev->mac, mac));
 	memcpy(d->gateway_mac, ev->mac, 6);   /* one reconcile per move */
 	schedule(d, PENDING_RECONCILE);
 }
@@ -631,7 +630,7 @@ static int open_signals(struct daemon *d, char *err, size_t n)
 	errno = pthread_sigmask(SIG_BLOCK, &set, NULL);
 	d->sig_fd = errno ? -1 : signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (d->sig_fd < 0) {
-		snprintf(err, n, "signalfd: %s", strerror(errno));
+		rg_set_err(err, n, "signalfd: %s", strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -646,7 +645,7 @@ static int open_inotify(struct daemon *d, char *err, size_t n)
 	dir = dirname(path);
 	d->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (d->ino_fd < 0 || inotify_add_watch(d->ino_fd, dir, INOTIFY_MASK) < 0) {
-		snprintf(err, n, "cannot watch %s: %s", dir, strerror(errno));
+		rg_set_err(err, n, "cannot watch %s: %s", dir, strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -686,20 +685,13 @@ static void close_sources(struct daemon *d)
 
 static int take_down(struct daemon *d, char *err, size_t n)
 {
+	struct rg_log log = rg_log_with_event(dlog(d), "down");
 	struct rg_datapath dp;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *decisions = open_memstream(&text, &len);
 	int ret = rg_datapath_lock(&dp, d->o->pin_dir, err, n);
 
 	if (!ret)
-		ret = rg_datapath_down(&dp, decisions, err, n);
+		ret = rg_datapath_down(&dp, &log, err, n);
 	rg_datapath_close(&dp);
-	if (decisions) {
-		fclose(decisions);
-		rg_log_lines(dlog(d), RG_LOG_INFO, "down", text);
-	}
-	free(text);
 	return ret;
 }
 
@@ -774,7 +766,7 @@ int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
 	int ret;
 
 	if (!d) {
-		snprintf(err, n, "out of memory");
+		rg_set_err(err, n, "out of memory");
 		return -ENOMEM;
 	}
 	d->o = o;

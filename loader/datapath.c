@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,24 +17,13 @@
 
 #include "datapath.h"
 #include "attach.h"
+#include "netfmt.h"
 #include "railgate.skel.h"
+#include "../maps/errbuf.h"
 
 #define BPF_FS_MAGIC_NUMBER 0xcafe4a11
 
 static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
-
-static void logf_(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void logf_(FILE *log, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!log)
-		return;
-	va_start(ap, fmt);
-	vfprintf(log, fmt, ap);
-	va_end(ap);
-	fputc('\n', log);
-}
 
 static int mkdir_p(const char *path)
 {
@@ -74,19 +62,15 @@ int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t
 	snprintf(dp->dir, sizeof(dp->dir), "%s/v%d", root, RG_ABI_VERSION);
 
 	ret = mkdir_p(root);
-	if (ret) {
-		snprintf(err, n, "cannot create pin directory %s: %s", root, strerror(-ret));
-		return ret;
-	}
-	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER) {
-		snprintf(err, n, "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
-		return -ENOTSUP;
-	}
+	if (ret)
+		return rg_err(err, n, ret, "cannot create pin directory %s: %s", root, strerror(-ret));
+	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER)
+		return rg_err(err, n, -ENOTSUP,
+			      "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
 	dp->lock_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dp->lock_fd < 0 || flock(dp->lock_fd, LOCK_EX)) {
 		ret = -errno;
-		snprintf(err, n, "cannot lock %s: %s", root, strerror(-ret));
-		return ret;
+		return rg_err(err, n, ret, "cannot lock %s: %s", root, strerror(-ret));
 	}
 	return 0;
 }
@@ -103,17 +87,14 @@ static int pin_progs(struct rg_datapath *dp, char *err, size_t n)
 
 	path_join(dir, sizeof(dir), dp->dir, "progs");
 	ret = mkdir_p(dir);
-	if (ret) {
-		snprintf(err, n, "cannot create %s: %s", dir, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
 		path_join(path, sizeof(path), dir, prog_pin_names[i]);
 		unlink(path);
 		if (bpf_obj_pin(dp->prog_fd[i], path)) {
 			ret = -errno;
-			snprintf(err, n, "cannot pin %s: %s", path, strerror(-ret));
-			return ret;
+			return rg_err(err, n, ret, "cannot pin %s: %s", path, strerror(-ret));
 		}
 	}
 	return 0;
@@ -129,15 +110,14 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size
 	skel = railgate__open();
 	if (!skel) {
 		ret = -errno;
-		snprintf(err, n, "cannot open the BPF object: %s", strerror(-ret));
-		return ret;
+		return rg_err(err, n, ret, "cannot open the BPF object: %s", strerror(-ret));
 	}
 	if (maps_pinned) {
 		for (int i = 0; i < RG_MAPID_COUNT; i++) {
 			struct bpf_map *m = bpf_object__find_map_by_name(skel->obj, rg_map_names[i]);
 
 			if (!m || bpf_map__reuse_fd(m, dp->maps.fd[i])) {
-				snprintf(err, n, "cannot reuse pinned map %s", rg_map_names[i]);
+				rg_set_err(err, n, "cannot reuse pinned map %s", rg_map_names[i]);
 				ret = -EINVAL;
 				goto fail;
 			}
@@ -145,8 +125,8 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size
 	}
 	ret = railgate__load(skel);
 	if (ret) {
-		snprintf(err, n, "the kernel refused the BPF programs: %s (run with "
-			 "LIBBPF_LOG=1 for the verifier log)", strerror(-ret));
+		rg_set_err(err, n, "the kernel refused the BPF programs: %s (run with "
+			   "LIBBPF_LOG=1 for the verifier log)", strerror(-ret));
 		goto fail;
 	}
 	if (!maps_pinned) {
@@ -180,14 +160,13 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 	if (maps_pinned) {
 		ret = rg_map_set_from_pins(&dp->maps, maps_dir, err, n);
 		if (ret) {
-			snprintf(err + strlen(err), n - strlen(err),
-				 " (the pinned state under %s is incomplete: run `railgate down`)",
-				 dp->dir);
+			rg_set_err(err + strlen(err), n - strlen(err),
+				   " (the pinned state under %s is incomplete: run `railgate down`)",
+				   dp->dir);
 			return ret;
 		}
 	} else if (!create) {
-		snprintf(err, n, "railgate is not up (nothing pinned under %s)", dp->dir);
-		return -ENOENT;
+		return rg_err(err, n, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
 	}
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
@@ -202,16 +181,12 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 				close(dp->prog_fd[i]);
 			dp->prog_fd[i] = -1;
 		}
-		if (!create) {
-			snprintf(err, n, "the programs are not pinned under %s/progs "
-				 "(half-broken state: run `railgate down`)", dp->dir);
-			return -ENOENT;
-		}
+		if (!create)
+			return rg_err(err, n, -ENOENT, "the programs are not pinned under %s/progs "
+				      "(half-broken state: run `railgate down`)", dp->dir);
 		ret = mkdir_p(dp->dir);
-		if (ret) {
-			snprintf(err, n, "cannot create %s: %s", dp->dir, strerror(-ret));
-			return ret;
-		}
+		if (ret)
+			return rg_err(err, n, ret, "cannot create %s: %s", dp->dir, strerror(-ret));
 		ret = load_object(dp, maps_pinned, err, n);
 		if (ret)
 			return ret;
@@ -453,18 +428,10 @@ static struct rg_rep_binding *plan_bindings(const struct rg_plan *plan)
 	return b;
 }
 
-static const char *ifname(int ifindex, char *buf)
-{
-	if (!if_indextoname((unsigned)ifindex, buf))
-		snprintf(buf, IF_NAMESIZE, "if%d", ifindex);
-	return buf;
-}
-
-/* One representor newly attached by this apply, for rollback. */
+/* One representor newly attached by this apply, and the entry it had
+ * before: what a rollback restores. */
 struct rg_new_link {
-	int  ifindex;
-	enum rg_attach_mode mode;
-	char pin[PATH_MAX];          /* "" for a clsact filter */
+	struct rg_attached at;
 	struct rg_representor old_rep;
 };
 
@@ -483,13 +450,12 @@ static void detach_pin(const char *pin)
 }
 
 /* Take one attachment away: a pinned link, or railgate's clsact filter. */
-static void detach_attachment(const struct rg_datapath *dp, enum rg_attach_mode mode,
-			      int ifindex, const char *pin)
+static void detach_attachment(const struct rg_datapath *dp, const struct rg_attached *a)
 {
-	if (mode == RG_MODE_TC_CLSACT)
-		rg_clsact_detach(ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
+	if (a->mode == RG_MODE_TC_CLSACT)
+		rg_clsact_detach(a->ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
 	else
-		detach_pin(pin);
+		detach_pin(a->pin);
 }
 
 static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
@@ -500,9 +466,8 @@ static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_
 		int ret = -errno;
 		char name[IF_NAMESIZE];
 
-		snprintf(err, n, "cannot add uplink %s to the redirect map: %s",
-			 ifname((int)ifindex, name), strerror(-ret));
-		return ret;
+		return rg_err(err, n, ret, "cannot add uplink %s to the redirect map: %s",
+			      rg_ifname_str((int)ifindex, name), strerror(-ret));
 	}
 	return 0;
 }
@@ -525,23 +490,23 @@ static void uplinks_retire(struct rg_datapath *dp, uint32_t keep)
 		bpf_map_delete_elem(fd, &stale[i]);
 }
 
-/* Attach the program of nl->mode to nl->ifindex; a link is pinned at nl->pin. */
-static int attach_one(struct rg_datapath *dp, struct rg_new_link *nl, char *err, size_t n)
+/* Attach the program of a->mode to a->ifindex; a link is pinned at a->pin. */
+static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, size_t n)
 {
-	int prog_fd = dp->prog_fd[rg_attach_mode_is_tc(nl->mode) ? RG_PROG_TC : RG_PROG_XDP];
+	int prog_fd = dp->prog_fd[rg_attach_mode_is_tc(a->mode) ? RG_PROG_TC : RG_PROG_XDP];
 	int link_fd, ret;
 
-	if (nl->mode == RG_MODE_TC_CLSACT)
-		return rg_clsact_attach(prog_fd, nl->ifindex, err, n);
-	ret = rg_attach_link(prog_fd, nl->ifindex, nl->mode, &link_fd, err, n);
+	if (a->mode == RG_MODE_TC_CLSACT)
+		return rg_clsact_attach(prog_fd, a->ifindex, err, n);
+	ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, n);
 	if (ret)
 		return ret;
-	link_pin_path(dp, nl->ifindex, nl->mode, nl->pin, sizeof(nl->pin));
-	unlink(nl->pin);
-	if (bpf_obj_pin(link_fd, nl->pin)) {
+	link_pin_path(dp, a->ifindex, a->mode, a->pin, sizeof(a->pin));
+	unlink(a->pin);
+	if (bpf_obj_pin(link_fd, a->pin)) {
 		ret = -errno;
-		snprintf(err, n, "cannot pin %s: %s", nl->pin, strerror(-ret));
-		nl->pin[0] = '\0';
+		rg_set_err(err, n, "cannot pin %s: %s", a->pin, strerror(-ret));
+		a->pin[0] = '\0';
 	}
 	close(link_fd);     /* pinned: the pin holds it; not pinned: closing detaches it */
 	return ret;
@@ -549,7 +514,7 @@ static int attach_one(struct rg_datapath *dp, struct rg_new_link *nl, char *err,
 
 static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			   const struct rg_attached *links, size_t n_links,
-			   struct rg_new_link *added, size_t *n_added, FILE *log,
+			   struct rg_new_link *added, size_t *n_added, const struct rg_log *log,
 			   char *err, size_t n)
 {
 	static struct rg_rail active[RG_MAX_RAILS];
@@ -558,16 +523,14 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 
 	ret = rg_datapath_active_rails(dp, active);
 	if (ret) {
-		snprintf(err, n, "cannot read the running rails: %s", strerror(-ret));
+		rg_set_err(err, n, "cannot read the running rails: %s", strerror(-ret));
 		return ret;
 	}
 
 	path_join(dir, sizeof(dir), dp->dir, "links");
 	ret = mkdir_p(dir);
-	if (ret) {
-		snprintf(err, n, "cannot create %s: %s", dir, strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (size_t i = 0; i < plan->n_reps; i++) {
 		const struct rg_plan_rep *pr = &plan->reps[i];
 		struct rg_new_link *nl = &added[*n_added];
@@ -587,11 +550,9 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			rep = rep_in_active(plan, pr, active);
 			ret = rep_write(dp, pr->ifindex, &rep);
 		}
-		if (ret) {
-			snprintf(err, n, "%s: cannot write the representor entry: %s",
-				 pr->name, strerror(-ret));
-			return ret;
-		}
+		if (ret)
+			return rg_err(err, n, ret, "%s: cannot write the representor entry: %s",
+				      pr->name, strerror(-ret));
 
 		/* Native and generic XDP cannot coexist on one device: an XDP
 		 * mode change detaches first (a short gap, said in the log). */
@@ -599,20 +560,21 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			if (links[j].ifindex == pr->ifindex && !rg_attach_mode_is_tc(links[j].mode) &&
 			    !rg_attach_mode_is_tc(pr->mode) && links[j].mode != pr->mode) {
 				detach_pin(links[j].pin);
-				logf_(log, "%s: detached %s to switch XDP mode", pr->name,
-				      rg_attach_mode_name(links[j].mode));
+				rg_log_warn(log, "%s: detached %s to switch XDP mode: frames pass "
+					    "unrouted until the new mode is attached", pr->name,
+					    rg_attach_mode_name(links[j].mode));
 			}
 		}
-		nl->ifindex = pr->ifindex;
-		nl->mode = (enum rg_attach_mode)pr->mode;
-		ret = attach_one(dp, nl, err, n);
+		nl->at = (struct rg_attached){ .ifindex = pr->ifindex, .alive = true,
+					       .mode = (enum rg_attach_mode)pr->mode };
+		ret = attach_one(dp, &nl->at, err, n);
 		if (ret) {
 			rep_write(dp, pr->ifindex, &nl->old_rep);
 			return ret;
 		}
 		(*n_added)++;
-		logf_(log, "attached %s (rail %s) in %s mode", ifname(pr->ifindex, name),
-		      plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
+		rg_log_info(log, "attached %s (rail %s) in %s mode", rg_ifname_str(pr->ifindex, name),
+			    plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
 	}
 	return 0;
 }
@@ -620,8 +582,8 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		detach_attachment(dp, added[i].mode, added[i].ifindex, added[i].pin);
-		rep_write(dp, added[i].ifindex, &added[i].old_rep);
+		detach_attachment(dp, &added[i].at);
+		rep_write(dp, added[i].at.ifindex, &added[i].old_rep);
 	}
 }
 
@@ -631,7 +593,7 @@ static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added
  * generation names an interface railgate left.
  */
 static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
-			 const struct rg_attached *links, size_t n_links, FILE *log)
+			 const struct rg_attached *links, size_t n_links, const struct rg_log *log)
 {
 	unsigned retired_gen = rg_map_set_active_gen(&dp->maps) ^ 1;
 	char name[IF_NAMESIZE];
@@ -642,70 +604,21 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 		/* kept, or re-attached at the same pin by attach_new_reps */
 		if (pr && pr->mode == links[i].mode)
 			continue;
-		detach_attachment(dp, links[i].mode, links[i].ifindex, links[i].pin);
+		detach_attachment(dp, &links[i]);
 		if (!pr) {
 			rg_map_set_del_representor(&dp->maps, retired_gen,
 						   (uint32_t)links[i].ifindex, NULL, 0);
-			logf_(log, "detached %s (%s)", ifname(links[i].ifindex, name),
-			      links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
+			rg_log_info(log, "detached %s (%s)", rg_ifname_str(links[i].ifindex, name),
+				    links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
 		} else {
-			logf_(log, "detached %s from %s (now %s)", ifname(links[i].ifindex, name),
-			      rg_attach_mode_name(links[i].mode), rg_attach_mode_name(pr->mode));
+			rg_log_info(log, "detached %s from %s (now %s)", rg_ifname_str(links[i].ifindex, name),
+				    rg_attach_mode_name(links[i].mode), rg_attach_mode_name(pr->mode));
 		}
 	}
 }
 
-/*
- * The plan as this kernel attaches it: tc mode becomes tcx or clsact
- * (rg_tc_attach_mode), decided once per apply so that every representor
- * entry records how its interface is really attached.  out starts as a
- * copy of plan and gets reps of its own, which the caller frees.
- */
-static int resolve_tc_mode(const struct rg_plan *plan, struct rg_plan *out,
-			   char *err, size_t n)
-{
-	struct rg_plan_rep *reps = calloc(plan->n_reps + 1, sizeof(*reps));
-	int tc_mode = RG_MODE_TC;
-	bool probed = false;
-
-	if (!reps) {
-		snprintf(err, n, "out of memory");
-		return -ENOMEM;
-	}
-	out->reps = reps;
-	for (size_t i = 0; i < plan->n_reps; i++) {
-		reps[i] = plan->reps[i];
-		if (reps[i].mode != RG_MODE_TC)
-			continue;
-		if (!probed) {
-			tc_mode = rg_tc_attach_mode(reps[i].ifindex, err, n);
-			if (tc_mode < 0)
-				return tc_mode;
-			probed = true;
-		}
-		reps[i].mode = (uint8_t)tc_mode;
-	}
-	return 0;
-}
-
-static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
-			  const uint8_t digest[32], FILE *log, char *err, size_t n);
-
-int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *requested,
-		      const uint8_t digest[32], FILE *log, char *err, size_t n)
-{
-	struct rg_plan plan = *requested;
-	int ret = resolve_tc_mode(requested, &plan, err, n);
-
-	if (!ret)
-		ret = apply_resolved(dp, &plan, digest, log, err, n);
-	if (plan.reps != requested->reps)
-		free(plan.reps);
-	return ret;
-}
-
-static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
-			  const uint8_t digest[32], FILE *log, char *err, size_t n)
+int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
+		      const uint8_t digest[32], const struct rg_log *log, char *err, size_t n)
 {
 	struct rg_fib_image img = { 0 };
 	struct rg_attached *links = NULL;
@@ -722,14 +635,14 @@ static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
 		return ret;
 	ret = rg_datapath_links(dp, &links, &n_links);
 	if (ret) {
-		snprintf(err, n, "cannot list the pinned links: %s", strerror(-ret));
+		rg_set_err(err, n, "cannot list the pinned links: %s", strerror(-ret));
 		goto out;
 	}
 	added = calloc(plan->n_reps + 1, sizeof(*added));
 	bindings = plan_bindings(plan);
 	if (!added || !bindings) {
 		ret = -ENOMEM;
-		snprintf(err, n, "out of memory");
+		rg_set_err(err, n, "out of memory");
 		goto out;
 	}
 	rg_datapath_active_egress(dp, &old_eg);
@@ -757,7 +670,7 @@ static int apply_resolved(struct rg_datapath *dp, const struct rg_plan *plan,
 	/* 4. the flip: one aligned store, from here on the new config runs */
 	ret = rg_map_set_activate(&dp->maps, next_gen, digest);
 	if (ret) {
-		snprintf(err, n, "cannot activate the new tables: %s", strerror(-ret));
+		rg_set_err(err, n, "cannot activate the new tables: %s", strerror(-ret));
 		rollback_new_links(dp, added, n_added);
 		goto out;
 	}
@@ -854,7 +767,7 @@ static void detach_clsact_in(const char *vdir)
 	close(fd);
 }
 
-int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
+int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n)
 {
 	struct dirent *de;
 	DIR *d;
@@ -864,7 +777,7 @@ int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
 	if (!d) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, n, "cannot read %s: %s", dp->root, strerror(errno));
+		rg_set_err(err, n, "cannot read %s: %s", dp->root, strerror(errno));
 		return -errno;
 	}
 	/* Links first, so frames stop going through the program before its
@@ -886,7 +799,7 @@ int rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n)
 	}
 	closedir(d);
 	rmdir(dp->root);
-	logf_(log, found ? "railgate is down: detached and unpinned everything under %s"
-			 : "railgate was not up (nothing pinned under %s)", dp->root);
+	rg_log_info(log, found ? "railgate is down: detached and unpinned everything under %s"
+			       : "railgate was not up (nothing pinned under %s)", dp->root);
 	return 0;
 }

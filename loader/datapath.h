@@ -19,8 +19,8 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "log.h"
 #include "../maps/map_set.h"
 #include "../maps/plan.h"
 
@@ -61,15 +61,17 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
 
 /*
  * Make the datapath do what plan says: write the inactive generation,
- * attach new representors, flip, then retire what the plan dropped.  Any
- * failure before the flip rolls back: the old config keeps running.  One
- * line per change goes to log (may be NULL).
+ * attach new representors, flip, then retire what the plan dropped.  The
+ * plan's modes are final (rg_resolve_plan chose them): RG_MODE_TC is a
+ * tcx link, RG_MODE_TC_CLSACT railgate's clsact filter.  Any
+ * failure before the flip rolls back: the old config keeps running.  Each
+ * change is logged as it is made (log may be NULL).
  */
 int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
-		       const uint8_t digest[32], FILE *log, char *err, size_t n);
+		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
 
 /* Detach everything and remove every pin under root (all ABI versions).
  * Safe to run twice and on a half-broken state.  Needs the lock. */
-int  rg_datapath_down(struct rg_datapath *dp, FILE *log, char *err, size_t n);
+int  rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n);
 
 #endif /* RAILGATE_DATAPATH_H */

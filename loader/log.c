@@ -19,8 +19,18 @@ static const char *const level_names[] = {
 
 void rg_log_init(struct rg_log *log, FILE *out, enum rg_log_format format)
 {
-	log->out = out;
-	log->format = format;
+	*log = (struct rg_log){ .print = rg_log_print_line, .out = out, .format = format,
+				.min_level = RG_LOG_INFO, .event = "railgate" };
+}
+
+struct rg_log rg_log_with_event(const struct rg_log *log, const char *event)
+{
+	struct rg_log copy = { 0 };
+
+	if (log)
+		copy = *log;
+	copy.event = event;
+	return copy;
 }
 
 int rg_log_format_parse(const char *s, enum rg_log_format *out)
@@ -52,15 +62,24 @@ static void timestamp(char buf[LOG_TIME_LEN])
 	snprintf(buf + len, LOG_TIME_LEN - len, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
-static void write_line(const struct rg_log *log, enum rg_log_level level, const char *event,
+/* A command's output stays the message a person reads; only what is not
+ * plain information says so. */
+static const char *bare_prefix(enum rg_log_level level)
+{
+	return level == RG_LOG_WARN ? "warning: " : level == RG_LOG_ERROR ? "error: " : "";
+}
+
+void rg_log_print_line(const struct rg_log *log, enum rg_log_level level, const char *event,
 		       const char *msg)
 {
 	char when[LOG_TIME_LEN];
 
-	if (!log || !log->out)
+	if (!log->out)
 		return;
 	timestamp(when);
-	if (log->format == RG_LOG_JSON) {
+	if (log->format == RG_LOG_BARE) {
+		fprintf(log->out, "%s%s\n", bare_prefix(level), msg);
+	} else if (log->format == RG_LOG_JSON) {
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "time", json_object_new_string(when));
@@ -76,32 +95,36 @@ static void write_line(const struct rg_log *log, enum rg_log_level level, const 
 	fflush(log->out);
 }
 
-void rg_log_event(const struct rg_log *log, enum rg_log_level level, const char *event,
-		  const char *fmt, ...)
+/* Format, keep it one line, hand it to the print function. */
+static void emit(const struct rg_log *log, enum rg_log_level level, const char *event,
+		 const char *fmt, va_list ap)
 {
 	char msg[LOG_MSG_MAX];
-	va_list ap;
 
-	va_start(ap, fmt);
+	if (!log || !log->print || level < log->min_level)
+		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	/* A message is one line: a newline inside would split the event. */
 	for (char *p = msg; (p = strchr(p, '\n')); )
 		*p = ' ';
-	write_line(log, level, event, msg);
+	log->print(log, level, event ? event : "railgate", msg);
 }
 
-void rg_log_lines(const struct rg_log *log, enum rg_log_level level, const char *event,
-		  const char *text)
+void rg_log_event(const struct rg_log *log, enum rg_log_level level, const char *event,
+		  const char *fmt, ...)
 {
-	const char *p = text;
+	va_list ap;
 
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	va_start(ap, fmt);
+	emit(log, level, event, fmt, ap);
+	va_end(ap);
+}
 
-		if (len)
-			rg_log_event(log, level, event, "%.*s", (int)len, p);
-		p = nl ? nl + 1 : NULL;
-	}
+void rg_log_msg(const struct rg_log *log, enum rg_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit(log, level, log ? log->event : NULL, fmt, ap);
+	va_end(ap);
 }

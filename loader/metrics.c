@@ -12,6 +12,7 @@
 #include "metrics.h"
 #include "../maps/map_set.h"
 #include "../maps/plan.h"
+#include "../maps/errbuf.h"
 
 enum {
 	METRICS_LISTEN_BACKLOG = 16,
@@ -174,21 +175,15 @@ int rg_metrics_parse_addr(const char *s, struct sockaddr_in *sa, char *err, size
 
 	memset(sa, 0, sizeof(*sa));
 	sa->sin_family = AF_INET;
-	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(host)) {
-		snprintf(err, n, "--metrics %s: expected ADDR:PORT, e.g. 0.0.0.0:9400", s);
-		return -EINVAL;
-	}
+	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(host))
+		return rg_err(err, n, -EINVAL, "--metrics %s: expected ADDR:PORT, e.g. 0.0.0.0:9400", s);
 	memcpy(host, s, (size_t)(colon - s));
 	host[colon - s] = '\0';
 	port = strtol(colon + 1, &end, 10);
-	if (!colon[1] || *end || port < 1 || port > 65535) {
-		snprintf(err, n, "--metrics %s: the port must be 1..65535", s);
-		return -EINVAL;
-	}
-	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1) {
-		snprintf(err, n, "--metrics %s: '%s' is not an IPv4 address", s, host);
-		return -EINVAL;
-	}
+	if (!colon[1] || *end || port < 1 || port > 65535)
+		return rg_err(err, n, -EINVAL, "--metrics %s: the port must be 1..65535", s);
+	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return rg_err(err, n, -EINVAL, "--metrics %s: '%s' is not an IPv4 address", s, host);
 	sa->sin_port = htons((uint16_t)port);
 	return 0;
 }
@@ -261,15 +256,15 @@ static int listen_on(const struct sockaddr_in *sa, char *err, size_t n)
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0) {
-		snprintf(err, n, "metrics socket: %s", strerror(errno));
+		rg_set_err(err, n, "metrics socket: %s", strerror(errno));
 		return -errno;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) || listen(fd, METRICS_LISTEN_BACKLOG)) {
 		ret = -errno;
-		snprintf(err, n, "metrics %s:%u: %s",
-			 inet_ntop(AF_INET, &sa->sin_addr, addr, sizeof(addr)),
-			 ntohs(sa->sin_port), strerror(-ret));
+		rg_set_err(err, n, "metrics %s:%u: %s",
+			   inet_ntop(AF_INET, &sa->sin_addr, addr, sizeof(addr)),
+			   ntohs(sa->sin_port), strerror(-ret));
 		close(fd);
 		return ret;
 	}
@@ -283,10 +278,8 @@ int rg_metrics_server_start(struct rg_metrics_server **out, const struct sockadd
 	int fd;
 
 	*out = NULL;
-	if (!srv) {
-		snprintf(err, n, "out of memory");
-		return -ENOMEM;
-	}
+	if (!srv)
+		return rg_err(err, n, -ENOMEM, "out of memory");
 	srv->h = *h;
 	fd = listen_on(sa, err, n);
 	if (fd < 0) {
@@ -300,7 +293,7 @@ int rg_metrics_server_start(struct rg_metrics_server **out, const struct sockadd
 				    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)METRICS_CONN_TIMEOUT_S,
 				    MHD_OPTION_END);
 	if (!srv->mhd) {
-		snprintf(err, n, "cannot start the metrics server (libmicrohttpd)");
+		rg_set_err(err, n, "cannot start the metrics server (libmicrohttpd)");
 		close(fd);
 		free(srv);
 		return -EIO;

@@ -30,9 +30,9 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/route/link.h>
 
+#include "netfmt.h"
 #include "netlink.h"
 #include "../maps/errbuf.h"
-#include "../maps/ipfmt.h"
 
 /*
  * The "netdev" generic netlink family, from the kernel's
@@ -91,10 +91,7 @@ static const char *link_str(int ifindex, char buf[IF_NAMESIZE + 24])
 {
 	char name[IF_NAMESIZE];
 
-	if (if_indextoname(ifindex, name))
-		snprintf(buf, IF_NAMESIZE + 24, "%s (ifindex %d)", name, ifindex);
-	else
-		snprintf(buf, IF_NAMESIZE + 24, "ifindex %d", ifindex);
+	snprintf(buf, IF_NAMESIZE + 24, "%s (ifindex %d)", rg_ifname_str(ifindex, name), ifindex);
 	return buf;
 }
 
@@ -479,18 +476,14 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
 	ret = neigh_get(nl, ifindex, ip, &e);
 	if (ret == 0 && neigh_usable(&e))
 		goto found;
-	if (ret < 0 && ret != -ENOENT) {
-		rg_set_err(err, err_len, "neighbour %s on %s: %s",
-			ipbuf, dev, strerror(-ret));
-		return ret;
-	}
+	if (ret < 0 && ret != -ENOENT)
+		return rg_err(err, err_len, ret, "neighbour %s on %s: %s",
+			      ipbuf, dev, strerror(-ret));
 
 	ret = neigh_kick(nl, ifindex, ip);
-	if (ret < 0) {
-		rg_set_err(err, err_len, "asking the kernel to resolve %s on %s: %s",
-			ipbuf, dev, strerror(-ret));
-		return ret;
-	}
+	if (ret < 0)
+		return rg_err(err, err_len, ret, "asking the kernel to resolve %s on %s: %s",
+			      ipbuf, dev, strerror(-ret));
 
 	for (;;) {
 		int64_t left;
@@ -498,22 +491,20 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
 		ret = neigh_get(nl, ifindex, ip, &e);
 		if (ret == 0 && neigh_usable(&e))
 			goto found;
-		if (ret < 0 && ret != -ENOENT) {
-			rg_set_err(err, err_len, "neighbour %s on %s: %s",
-				ipbuf, dev, strerror(-ret));
-			return ret;
-		}
+		if (ret < 0 && ret != -ENOENT)
+			return rg_err(err, err_len, ret, "neighbour %s on %s: %s",
+				      ipbuf, dev, strerror(-ret));
 		if (ret == 0 && (e.state & NUD_FAILED)) {
 			rg_set_err(err, err_len,
-				"%s on %s does not answer ARP (neighbour entry FAILED)",
-				ipbuf, dev);
+				   "%s on %s does not answer ARP (neighbour entry FAILED)",
+				   ipbuf, dev);
 			return -EHOSTUNREACH;
 		}
 		left = deadline - now_ms();
 		if (left <= 0) {
 			rg_set_err(err, err_len,
-				"no ARP reply from %s on %s within %d ms",
-				ipbuf, dev, timeout_ms);
+				   "no ARP reply from %s on %s within %d ms",
+				   ipbuf, dev, timeout_ms);
 			return -ETIMEDOUT;
 		}
 		sleep_ms(left < RG_RESOLVE_POLL_MS ? left : RG_RESOLVE_POLL_MS);
@@ -584,7 +575,7 @@ static struct nl_sock *socket_connect(int protocol, char *err, size_t err_len)
 	ret = protocol == NETLINK_GENERIC ? genl_connect(sk) : nl_connect(sk, protocol);
 	if (ret < 0) {
 		rg_set_err(err, err_len, "netlink: connecting a %s socket: %s",
-			protocol == NETLINK_GENERIC ? "generic" : "route", nl_geterror(ret));
+			   protocol == NETLINK_GENERIC ? "generic" : "route", nl_geterror(ret));
 		nl_socket_free(sk);
 		return NULL;
 	}
@@ -768,7 +759,7 @@ int rg_nl_watch_open(struct rg_nl_watch **out, char *err, size_t err_len)
 		ret = nl_socket_set_buffer_size(w->sk, RG_WATCH_RCVBUF, 0);
 	if (ret < 0) {
 		rg_set_err(err, err_len, "netlink watch: subscribing to link and neighbour events: %s",
-			nl_geterror(ret));
+			   nl_geterror(ret));
 		rg_nl_watch_close(w);
 		return -EIO;
 	}

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "attach.h"
 #include "resolve.h"
-#include "../maps/ipfmt.h"
+#include "netfmt.h"
+#include "../maps/errbuf.h"
 
 static bool is_glob(const char *s)
 {
@@ -22,26 +24,24 @@ static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
 
 	if (cfg->computenet.uplink_discover) {
 		ret = rg_nl_route_get_oif(nl, cfg->computenet.gateway, &ifindex);
-		if (ret) {
-			snprintf(err, n, "computenet.uplink auto: no route to the gateway %s: %s",
-				 rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
-			return ret;
-		}
+		if (ret)
+			return rg_err(err, n, ret, "computenet.uplink auto: no route to the gateway %s: %s",
+				      rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
 		ret = rg_nl_link_by_index(nl, ifindex, up);
 	} else {
 		ret = rg_nl_link_by_name(nl, cfg->computenet.uplink, up);
 	}
 	if (ret)
-		snprintf(err, n, "computenet.uplink %s: %s", cfg->computenet.uplink,
-			 ret == -ENODEV ? "no such interface" : strerror(-ret));
+		rg_set_err(err, n, "computenet.uplink %s: %s", cfg->computenet.uplink,
+			   ret == -ENODEV ? "no such interface" : strerror(-ret));
 	return ret;
 }
 
 static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
-		       const struct rg_link_info *up, uint8_t mac[6], FILE *log,
+		       const struct rg_link_info *up, uint8_t mac[6], const struct rg_log *log,
 		       char *err, size_t n)
 {
-	char gw[RG_IP_STR_LEN], why[256] = "";
+	char gw[RG_IP_STR_LEN], mac_str[RG_MAC_STR_LEN], why[256] = "";
 	int ret;
 
 	if (cfg->computenet.has_gateway_mac) {
@@ -51,48 +51,68 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 	ret = rg_nl_neigh_resolve(nl, up->ifindex, cfg->computenet.gateway, mac,
 				  RG_GATEWAY_RESOLVE_MS, why, sizeof(why));
 	if (ret) {
-		snprintf(err, n, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
-			 "(set computenet.gatewayMAC to skip resolution)",
-			 rg_ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
+		rg_set_err(err, n, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
+			   "(set computenet.gatewayMAC to skip resolution)",
+			   rg_ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
 		return ret;
 	}
-	if (log)
-		fprintf(log, "gateway %s is %02x:%02x:%02x:%02x:%02x:%02x on %s\n",
-			rg_ip_str(cfg->computenet.gateway, gw), mac[0], mac[1], mac[2], mac[3],
-			mac[4], mac[5], up->name);
+	rg_log_info(log, "gateway %s is %s on %s", rg_ip_str(cfg->computenet.gateway, gw),
+		    rg_mac_str(mac, mac_str), up->name);
 	return 0;
 }
 
-/* The attach mode for one representor, or -errno when mode cannot be had. */
+/*
+ * What the node offers every representor alike: whether the uplink takes
+ * XDP redirects, and how this kernel runs the tc program (a tcx link, or a
+ * clsact filter before 6.6: rg_tc_attach_mode), asked once per plan when
+ * the first representor needs it, so every entry records the same flavour.
+ */
+struct node_modes {
+	bool uplink_takes_xdp;
+	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
+};
+
+static int tc_mode(struct node_modes *nm, int probe_ifindex, char *err, size_t n)
+{
+	if (!nm->tc_mode)
+		nm->tc_mode = rg_tc_attach_mode(probe_ifindex, err, n);
+	return nm->tc_mode;
+}
+
+/*
+ * The attach mode for one representor, as the kernel will attach it: the
+ * one place that turns a config mode into an enum rg_attach_mode.  -errno
+ * when the mode cannot be had.
+ */
 static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
-		       bool uplink_takes_xdp, char *err, size_t n)
+		       struct node_modes *nm, char *err, size_t n)
 {
 	switch (mode) {
 	case RG_CONFIG_MODE_TC:
-		return RG_MODE_TC;
+		return tc_mode(nm, l->ifindex, err, n);
 	case RG_CONFIG_MODE_XDP_GENERIC:
 		return RG_MODE_XDP_GENERIC;
 	case RG_CONFIG_MODE_XDP:
 		if (l->xdp_features_known && !rg_link_has_native_xdp(l)) {
-			snprintf(err, n, "%s: the driver has no native XDP (mode: xdp); use "
-				 "mode auto or tc", l->name);
+			rg_set_err(err, n, "%s: the driver has no native XDP (mode: xdp); use "
+				   "mode auto or tc", l->name);
 			return -EOPNOTSUPP;
 		}
 		return RG_MODE_XDP;
 	case RG_CONFIG_MODE_AUTO:
 		/* Never generic unasked: it linearises every skb and is slower
 		 * than tc (docs/lessons.md, datapath #1). */
-		if (l->xdp_features_known && rg_link_has_native_xdp(l) && uplink_takes_xdp)
+		if (l->xdp_features_known && rg_link_has_native_xdp(l) && nm->uplink_takes_xdp)
 			return RG_MODE_XDP;
-		return RG_MODE_TC;
+		return tc_mode(nm, l->ifindex, err, n);
 	}
-	snprintf(err, n, "unknown mode");
-	return -EINVAL;
+	return rg_err(err, n, -EINVAL, "unknown mode");
 }
 
 static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
-			     bool uplink_takes_xdp, FILE *log, char *err, size_t n)
+			     struct node_modes *nm, const struct rg_log *log,
+			     char *err, size_t n)
 {
 	int rail_id = rg_plan_rail_id(plan, rail->name);
 
@@ -102,23 +122,20 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 		size_t nl_count = 0;
 		int ret = rg_nl_links_matching(nl, pat, &links, &nl_count);
 
-		if (ret) {
-			snprintf(err, n, "rail %s: listing interfaces for %s: %s", rail->name,
-				 pat, strerror(-ret));
-			return ret;
-		}
-		if (!nl_count && !is_glob(pat)) {
-			snprintf(err, n, "rail %s: representor %s: no such interface", rail->name, pat);
-			return -ENODEV;
-		}
-		if (!nl_count && log)
-			fprintf(log, "rail %s: nothing matches %s yet\n", rail->name, pat);
+		if (ret)
+			return rg_err(err, n, ret, "rail %s: listing interfaces for %s: %s", rail->name,
+				      pat, strerror(-ret));
+		if (!nl_count && !is_glob(pat))
+			return rg_err(err, n, -ENODEV, "rail %s: representor %s: no such interface",
+				      rail->name, pat);
+		if (!nl_count)
+			rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
 		for (size_t j = 0; j < nl_count; j++) {
-			int m = choose_mode(mode, &links[j], uplink_takes_xdp, err, n);
+			int m = choose_mode(mode, &links[j], nm, err, n);
 
 			if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
-				snprintf(err, n, "rail %s: %s has MTU %u, the config says %d",
-					 rail->name, links[j].name, links[j].mtu, rail->mtu);
+				rg_set_err(err, n, "rail %s: %s has MTU %u, the config says %d",
+					   rail->name, links[j].name, links[j].mtu, rail->mtu);
 				m = -EINVAL;
 			}
 			if (m >= 0)
@@ -135,12 +152,12 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 }
 
 int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,
-		    const struct rg_rail_ids *prev, struct rg_plan *plan, FILE *log,
+		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
 		    char *err, size_t n)
 {
+	struct node_modes nm = { 0 };
 	struct rg_link_info up;
 	uint8_t gw_mac[6];
-	bool uplink_takes_xdp;
 	int ret;
 
 	ret = rg_plan_build(plan, cfg, prev, err, n);
@@ -148,8 +165,8 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		return ret;
 	ret = find_uplink(nl, cfg, &up, err, n);
 	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
-		snprintf(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
-			 RG_MAX_IFINDEX - 1);
+		rg_set_err(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
+			   RG_MAX_IFINDEX - 1);
 		ret = -ERANGE;
 	}
 	if (!ret)
@@ -163,19 +180,20 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	 * veth only while its peer has GRO or XDP): without it, native XDP on
 	 * the representors would drop every cross-rail frame.  Generic XDP
 	 * transmits through the stack and has no such need. */
-	uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
-	if (!uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
-		snprintf(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
-			 "or XDP on its peer); use mode tc or auto", up.name);
+	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
+	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
+		rg_set_err(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
+			   "or XDP on its peer); use mode tc or auto", up.name);
 		ret = -EOPNOTSUPP;
 		goto fail;
 	}
-	if (!uplink_takes_xdp && log)
-		fprintf(log, "uplink %s does not accept XDP redirects: auto mode uses tc\n", up.name);
+	/* a slower mode than the node could have: the operator may fix the uplink */
+	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_AUTO)
+		rg_log_warn(log, "uplink %s does not accept XDP redirects: auto mode uses tc",
+			    up.name);
 
 	for (size_t i = 0; i < cfg->n_rails; i++) {
-		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, uplink_takes_xdp, log,
-					err, n);
+		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, &nm, log, err, n);
 		if (ret)
 			goto fail;
 	}

@@ -2,24 +2,25 @@
 /*
  * A config meets the node: find the uplink and its MAC, the gateway's MAC
  * (resolving it when the neighbour table lacks it), every representor a
- * rail's names or globs match, and pick each one's attach mode.  The
- * result is a complete plan (maps/plan.h) for rg_datapath_apply.
+ * rail's names or globs match, and pick each one's attach mode as this
+ * kernel will attach it (tc mode: a tcx link, or a clsact filter where the
+ * kernel has no tcx).  This is the only place an attach mode is chosen.
+ * The result is a complete plan (maps/plan.h) for rg_datapath_apply.
  */
 #ifndef RAILGATE_RESOLVE_H
 #define RAILGATE_RESOLVE_H
 
-#include <stdio.h>
-
 #include "config.h"
+#include "log.h"
 #include "netlink.h"
 #include "../maps/plan.h"
 
 #define RG_GATEWAY_RESOLVE_MS 2000
 
-/* mode: cfg->mode unless the command line overrides it.  One line per
- * decision goes to log (may be NULL).  0, or -errno with a message. */
+/* mode: cfg->mode unless the command line overrides it.  Each decision
+ * is logged as it is taken (log may be NULL).  0, or -errno with a message. */
 int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,
-		    const struct rg_rail_ids *prev, struct rg_plan *plan, FILE *log,
+		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
 		    char *err, size_t n);
 
 #endif

@@ -9,6 +9,14 @@ onenode_up
 # ---- check ------------------------------------------------------------
 onenode_config "$TMP/good.yaml" tc 2
 check "check accepts a valid config" "$RAILGATE" check -c "$TMP/good.yaml"
+# The digest is of the bytes parsed: a pipe can be read once only, so a
+# digest taken by reading the path again would be of nothing.
+want=$(sha256sum "$TMP/good.yaml" | cut -c1-16)
+out=$("$RAILGATE" check -c /dev/stdin <"$TMP/good.yaml" 2>&1 | head -1)
+check_eq "check -c /dev/stdin shows the digest of the config it read" \
+	"/dev/stdin: valid (config onenode, sha256 $want)" "$out"
+out=$(cat "$TMP/good.yaml" | "$RAILGATE" check -c /dev/stdin 2>&1 | head -1)
+check_eq "the same through a pipe" "/dev/stdin: valid (config onenode, sha256 $want)" "$out"
 sed 's/subnet: 10.0.1.0\/24/subnet: 10.0.1.5\/24/; s/representors:/represntors:/' "$TMP/good.yaml" >"$TMP/bad.yaml"
 out=$("$RAILGATE" check -c "$TMP/bad.yaml" 2>&1)
 rc=$?

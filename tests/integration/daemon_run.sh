@@ -135,8 +135,37 @@ check_eq "the config generation did not move" "$gen1" "$(jq_status .config_gener
 check_eq "still four links of ours" 4 "$(links_of_ours)"
 check "every log line is one JSON object with time, level, event, msg" \
 	jq -e -s 'all(.[]; has("time") and has("level") and has("event") and has("msg"))' "$LOG"
+# The node changes while the file is still broken: the reconcile applies the
+# running config again, and status must go on naming that config's digest,
+# not the digest of the rejected file.
+ip -n "$ON-node" link add pf1vf1 type veth peer name net2 netns "$ON-pod1"
+ip -n "$ON-node" link set pf1vf1 up
+check "a representor appearing after the rejected update is attached" \
+	wait_for 3 rep_rail_is pf1vf1 rail1
+check_eq "status still shows the running config's digest, not the rejected file's" \
+	"$digest" "$(jq_status .config_digest)"
+ip -n "$ON-node" link del pf1vf1
+check "and forgotten when it goes" wait_for 2 rep_gone pf1vf1
 cm_publish "$TMP/five.yaml" 2026_01_04
 check "the repaired config is applied" wait_for 3 metric_is 'railgate_reloads_total{result="ok"}' 2
+
+# ---- a library warning reaches the log as a warning, when it happens ---------
+# Native and generic XDP cannot share a device: switching between them
+# detaches first, a short gap in routing that the datapath layer warns about.
+sed 's/mode: tc/mode: xdp-generic/' "$TMP/five.yaml" >"$TMP/five-generic.yaml"
+sed 's/mode: tc/mode: xdp/' "$TMP/five.yaml" >"$TMP/five-xdp.yaml"
+all_modes_are() { [ "$(jq_status '[.interfaces[] | select(.attached) | .mode] | unique | join(" ")')" = "$1" ]; }
+cm_publish "$TMP/five-generic.yaml" 2026_01_05
+check "the representors move to xdp-generic" wait_for 3 all_modes_are xdp-generic
+cm_publish "$TMP/five-xdp.yaml" 2026_01_06
+check "and to native xdp" wait_for 3 all_modes_are xdp
+check "the detach before the mode switch is logged at level warn" \
+	jq -e -s 'any(.[]; .level == "warn" and .event == "reload" and
+		(.msg | test("pf0vf0: detached xdp-generic to switch XDP mode")))' "$LOG"
+check_fails "and never at level info" \
+	jq -e -s 'any(.[]; .level == "info" and (.msg | test("to switch XDP mode")))' "$LOG"
+cm_publish "$TMP/five.yaml" 2026_01_07
+check "back to tc" wait_for 3 all_modes_are tc
 
 # ---- the gateway moves to another MAC (switch failover) ----------------------
 NEW_MAC=02:00:00:00:99:01
@@ -204,7 +233,7 @@ cat >>"$TMP/nodes.yaml" <<YAML
     - name: gpu-node-07
       uplink: uplink0
 YAML
-cm_publish "$TMP/nodes.yaml" 2026_01_05
+cm_publish "$TMP/nodes.yaml" 2026_01_08
 check_fails "without NODE_NAME the global uplink (absent here) is used" \
 	in_node "$RAILGATE" up -c "$CONF"
 NODE_NAME=gpu-node-07 daemon_start

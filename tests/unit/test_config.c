@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <openssl/evp.h>
 
 #include "loader/config.h"
 
@@ -677,6 +678,43 @@ static void test_load_names_the_file(void **state)
 	rg_diags_free(&d);
 }
 
+/* SHA-256 of text, computed here: the oracle for a config's digest. */
+static void sha256_of(const char *text, size_t len, uint8_t out[32])
+{
+	unsigned int out_len = 32;
+
+	assert_true(EVP_Digest(text, len, out, &out_len, EVP_sha256(), NULL));
+}
+
+/*
+ * A config carries the digest of the bytes it was parsed from, the one
+ * `status` shows.  Read from a pipe, which gives its bytes once: a digest
+ * taken by reading the path again would be that of empty input.
+ */
+static void test_digest_is_of_the_bytes_parsed(void **state)
+{
+	struct rg_diags d = { 0 };
+	struct rg_config cfg;
+	uint8_t want[32];
+	char path[64];
+	int fds[2];
+
+	sha256_of(GOOD, strlen(GOOD), want);
+	parse_ok(GOOD, &cfg);
+	assert_memory_equal(cfg.sha256, want, 32);
+	rg_config_free(&cfg);
+
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], GOOD, strlen(GOOD)), (ssize_t)strlen(GOOD));
+	close(fds[1]);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	assert_int_equal(rg_config_load(path, &cfg, &d), 0);
+	close(fds[0]);
+	assert_memory_equal(cfg.sha256, want, 32);
+	rg_config_free(&cfg);
+	rg_diags_free(&d);
+}
+
 static void test_diags_add(void **state)
 {
 	struct rg_diags d = { 0 };
@@ -811,6 +849,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_rail_count_limit),
 	cmocka_unit_test(test_unreadable_file),
 	cmocka_unit_test(test_load_names_the_file),
+	cmocka_unit_test(test_digest_is_of_the_bytes_parsed),
 	cmocka_unit_test(test_diags_add),
 	cmocka_unit_test(test_cidr_parse),
 	cmocka_unit_test(test_ipv4_parse),

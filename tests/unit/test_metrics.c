@@ -235,6 +235,78 @@ static void test_log_plain_and_format_names(void **state)
 	free(line);
 }
 
+/* A print a caller puts in place of the default: it keeps the last line. */
+struct caught {
+	int lines;
+	enum rg_log_level level;
+	char event[32];
+	char msg[128];
+};
+
+static void catch_line(const struct rg_log *log, enum rg_log_level level, const char *event,
+		       const char *msg)
+{
+	struct caught *c = log->ctx;
+
+	c->lines++;
+	c->level = level;
+	snprintf(c->event, sizeof(c->event), "%s", event);
+	snprintf(c->msg, sizeof(c->msg), "%s", msg);
+}
+
+/*
+ * Library code logs through the logger it is handed: its level reaches the
+ * caller's print as it was said, under the event the caller chose; below
+ * min_level nothing arrives; a NULL logger is silent.
+ */
+static void test_log_levels_reach_the_callers_print(void **state)
+{
+	struct caught c = { 0 };
+	struct rg_log log, reload;
+
+	(void)state;
+	rg_log_init(&log, NULL, RG_LOG_PLAIN);
+	log.print = catch_line;
+	log.ctx = &c;
+	reload = rg_log_with_event(&log, "reload");
+
+	rg_log_warn(&reload, "%s: detached %s", "pf0vf0", "xdp-generic");
+	assert_int_equal(c.lines, 1);
+	assert_int_equal(c.level, RG_LOG_WARN);
+	assert_string_equal(c.event, "reload");
+	assert_string_equal(c.msg, "pf0vf0: detached xdp-generic");
+	rg_log_error(&log, "x");
+	assert_int_equal(c.level, RG_LOG_ERROR);
+	assert_string_equal(c.event, "railgate");   /* the original keeps its own event */
+
+	reload.min_level = RG_LOG_WARN;
+	rg_log_info(&reload, "not shown");
+	assert_int_equal(c.lines, 2);
+	rg_log_warn(NULL, "nowhere");
+	assert_int_equal(c.lines, 2);
+	reload = rg_log_with_event(NULL, "down");
+	rg_log_warn(&reload, "nowhere either");
+	assert_int_equal(c.lines, 2);
+}
+
+/* `up` and `down` print the message alone; a warning says it is one. */
+static void test_log_bare(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rg_log log;
+
+	(void)state;
+	assert_non_null(f);
+	rg_log_init(&log, f, RG_LOG_BARE);
+	rg_log_info(&log, "attached %s", "pf0vf0");
+	rg_log_warn(&log, "gap");
+	fclose(f);
+	assert_string_equal(buf, "attached pf0vf0\nwarning: gap\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +318,8 @@ int main(void)
 		cmocka_unit_test(test_parse_addr),
 		cmocka_unit_test(test_log_json_one_object_per_line),
 		cmocka_unit_test(test_log_plain_and_format_names),
+		cmocka_unit_test(test_log_levels_reach_the_callers_print),
+		cmocka_unit_test(test_log_bare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

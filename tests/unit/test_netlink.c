@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "loader/netlink.h"
+#include "tests/lib/netns.h"
 
 #define VF0_MAC   { 0x02, 0x00, 0x00, 0x00, 0x0a, 0x01 }
 #define PEER_MAC  { 0x02, 0x00, 0x00, 0x00, 0x0b, 0x02 }
@@ -62,23 +63,6 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Run a shell command (always inside our namespaces); its exit status. */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	st = system(cmd);
-	if (st != 0)
-		fprintf(stderr, "# command failed (%d): %s\n", st, cmd);
-	return st;
-}
-
 static int write_file(const char *path, const char *val)
 {
 	FILE *f = fopen(path, "w");
@@ -106,7 +90,7 @@ static void peer_main(pid_t parent, int to_parent, int from_parent)
 		_exit(1);
 	if (write(to_parent, "u", 1) != 1 || read(from_parent, &c, 1) != 1)
 		_exit(1);
-	if (sh("ip link set lo up && ip link set rgpeer address 02:00:00:00:0b:02 up && "
+	if (test_sh("ip link set lo up && ip link set rgpeer address 02:00:00:00:0b:02 up && "
 	       "ip addr add 10.99.0.2/24 dev rgpeer") != 0)
 		_exit(1);
 	if (write(to_parent, "r", 1) != 1)
@@ -135,7 +119,7 @@ static int start_peer(struct fixture *fx)
 	close(down[0]);
 	if (read(up[0], &c, 1) != 1 || c != 'u')
 		return -1;
-	if (sh("ip link add rgup type veth peer name rgpeer netns %d", fx->peer) != 0)
+	if (test_sh("ip link add rgup type veth peer name rgpeer netns %d", fx->peer) != 0)
 		return -1;
 	if (write(down[1], "g", 1) != 1 || read(up[0], &c, 1) != 1 || c != 'r')
 		return -1;
@@ -146,14 +130,14 @@ static int start_peer(struct fixture *fx)
 
 static int make_links(void)
 {
-	return sh("ip link set lo up") ||
-	       sh("ip link add pf0vf0 address 02:00:00:00:0a:01 mtu %d type veth "
+	return test_sh("ip link set lo up") ||
+	       test_sh("ip link add pf0vf0 address 02:00:00:00:0a:01 mtu %d type veth "
 		  "peer name pf0vf1 address 02:00:00:00:0a:02 mtu %d", VF_MTU, VF_MTU) ||
-	       sh("ip link set pf0vf0 up && ip link set pf0vf1 up") ||
-	       sh("ip link add pf1vf0 type ifb") ||
-	       sh("ip addr add 10.99.0.1/24 dev rgup && ip link set rgup up") ||
-	       sh("ip link add rgdead0 type veth peer name rgdead1") ||
-	       sh("ip addr add 10.98.0.1/24 dev rgdead0 && "
+	       test_sh("ip link set pf0vf0 up && ip link set pf0vf1 up") ||
+	       test_sh("ip link add pf1vf0 type ifb") ||
+	       test_sh("ip addr add 10.99.0.1/24 dev rgup && ip link set rgup up") ||
+	       test_sh("ip link add rgdead0 type veth peer name rgdead1") ||
+	       test_sh("ip addr add 10.98.0.1/24 dev rgdead0 && "
 		  "ip link set rgdead0 up && ip link set rgdead1 up");
 }
 
@@ -309,14 +293,14 @@ static void test_veth_accepts_redirect_only_with_peer_gro(void **state)
 	struct fixture *fx = *state;
 	struct rg_link_info l;
 
-	assert_int_equal(sh("ethtool -K pf0vf1 gro off"), 0);
+	assert_int_equal(test_sh("ethtool -K pf0vf1 gro off"), 0);
 	assert_int_equal(rg_nl_link_by_name(fx->nl, "pf0vf0", &l), 0);
 	assert_false(rg_link_accepts_redirect(&l));
 
-	assert_int_equal(sh("ethtool -K pf0vf1 gro on"), 0);
+	assert_int_equal(test_sh("ethtool -K pf0vf1 gro on"), 0);
 	assert_int_equal(rg_nl_link_by_name(fx->nl, "pf0vf0", &l), 0);
 	assert_true(rg_link_accepts_redirect(&l));
-	assert_int_equal(sh("ethtool -K pf0vf1 gro off"), 0);
+	assert_int_equal(test_sh("ethtool -K pf0vf1 gro off"), 0);
 }
 
 /* ---- neighbours -------------------------------------------------------- */
@@ -329,7 +313,7 @@ static void test_neigh_lookup_permanent_entry(void **state)
 	char err[256] = "";
 	uint8_t mac[RG_MAC_LEN] = {};
 
-	assert_int_equal(sh("ip neigh replace 10.99.0.50 lladdr 02:00:00:00:0c:50 "
+	assert_int_equal(test_sh("ip neigh replace 10.99.0.50 lladdr 02:00:00:00:0c:50 "
 			    "dev rgup nud permanent"), 0);
 	assert_int_equal(rg_nl_neigh_lookup(fx->nl, rgup, ip4("10.99.0.50"), mac), 0);
 	assert_memory_equal(mac, want, RG_MAC_LEN);
@@ -422,7 +406,7 @@ static void test_route_get_oif(void **state)
 	assert_int_equal(oif, if_nametoindex("rgdead0"));
 
 	/* a gateway behind a router, as computenet.gateway is */
-	assert_int_equal(sh("ip route replace 10.1.0.0/16 via 10.99.0.2"), 0);
+	assert_int_equal(test_sh("ip route replace 10.1.0.0/16 via 10.99.0.2"), 0);
 	oif = 0;
 	assert_int_equal(rg_nl_route_get_oif(fx->nl, ip4("10.1.255.1"), &oif), 0);
 	assert_int_equal(oif, rgup);
@@ -505,13 +489,13 @@ static void test_watch_sees_link_created_and_deleted(void **state)
 	struct rg_nl_event ev;
 	int ifindex;
 
-	assert_int_equal(sh("ip link add rgwatch0 address 02:00:00:00:0d:01 type ifb"), 0);
+	assert_int_equal(test_sh("ip link add rgwatch0 address 02:00:00:00:0d:01 type ifb"), 0);
 	ifindex = if_nametoindex("rgwatch0");
 	assert_true(wait_event(w, is_link_event, &want, &ev));
 	assert_int_equal(ev.ifindex, ifindex);
 	assert_memory_equal(ev.mac, ((uint8_t[]){ 0x02, 0, 0, 0, 0x0d, 0x01 }), RG_MAC_LEN);
 
-	assert_int_equal(sh("ip link del rgwatch0"), 0);
+	assert_int_equal(test_sh("ip link del rgwatch0"), 0);
 	want.type = RG_NL_LINK_DEL;
 	assert_true(wait_event(w, is_link_event, &want, &ev));
 	assert_int_equal(ev.ifindex, ifindex);
@@ -526,13 +510,13 @@ static void test_watch_sees_neighbour_changes(void **state)
 	const uint8_t mac[RG_MAC_LEN] = { 0x02, 0, 0, 0, 0x0c, 0x60 };
 	struct rg_nl_event ev;
 
-	assert_int_equal(sh("ip neigh add 10.99.0.60 lladdr 02:00:00:00:0c:60 "
+	assert_int_equal(test_sh("ip neigh add 10.99.0.60 lladdr 02:00:00:00:0c:60 "
 			    "dev rgup nud permanent"), 0);
 	assert_true(wait_event(w, is_neigh_event, &want, &ev));
 	assert_int_equal(ev.ifindex, if_nametoindex("rgup"));
 	assert_memory_equal(ev.mac, mac, RG_MAC_LEN);
 
-	assert_int_equal(sh("ip neigh del 10.99.0.60 dev rgup"), 0);
+	assert_int_equal(test_sh("ip neigh del 10.99.0.60 dev rgup"), 0);
 	want.usable = false;
 	assert_true(wait_event(w, is_neigh_event, &want, &ev));
 

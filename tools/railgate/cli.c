@@ -5,12 +5,6 @@
 
 #include "cli.h"
 
-const char *cli_mac(const uint8_t m[6], char *buf)
-{
-	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
-	return buf;
-}
-
 unsigned cli_mask_len(uint32_t mask)
 {
 	return (unsigned)__builtin_popcount(mask);

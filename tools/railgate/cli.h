@@ -7,12 +7,10 @@
 #include <stdio.h>
 
 #include "../../loader/config.h"
-#include "../../maps/ipfmt.h"
+#include "../../loader/netfmt.h"
 #include "../../maps/plan.h"
 
-/* Addresses and prefixes: rg_ip_str / rg_cidr_str (maps/ipfmt.h). */
-/* Buffer: 18 bytes for a MAC. */
-const char *cli_mac(const uint8_t mac[6], char *buf);
+/* Addresses, prefixes, MACs, interface names: loader/netfmt.h. */
 unsigned cli_mask_len(uint32_t mask);
 
 /* Load and validate; every error goes to stderr as FILE:LINE:COL: msg. */

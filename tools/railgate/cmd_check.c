@@ -73,7 +73,6 @@ int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 	struct rg_config cfg = { 0 };
 	struct rg_plan plan = { 0 };
 	struct rg_fib_image img = { 0 };
-	uint8_t digest[32];
 	char err[512], hex[65], gw[16];
 	int c, ret = RG_EXIT_FAIL;
 
@@ -88,13 +87,12 @@ int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 	}
 	if (cli_load_config(path, &cfg))
 		return RG_EXIT_FAIL;
-	if (rg_file_sha256(path, digest, err, sizeof(err)) ||
-	    rg_plan_build(&plan, &cfg, NULL, err, sizeof(err)) ||
+	if (rg_plan_build(&plan, &cfg, NULL, err, sizeof(err)) ||
 	    rg_fib_compile(plan.routes, plan.n_routes, &img, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", path, err);
 		goto out;
 	}
-	rg_digest_hex(digest, hex);
+	rg_digest_hex(cfg.sha256, hex);
 	printf("%s: valid (config %s, sha256 %.16s)\n", path, cfg.name, hex);
 	printf("uplink %s, gateway %s, mode %s, anti-spoof %s\n",
 	       cfg.computenet.uplink_discover ? "auto (the route to the gateway)" : cfg.computenet.uplink,

@@ -100,13 +100,6 @@ static void print_json(struct json_object *o)
 	json_object_put(o);
 }
 
-static const char *ifname_of(int ifindex, char *buf)
-{
-	if (!if_indextoname((unsigned)ifindex, buf))
-		snprintf(buf, IF_NAMESIZE, "if%d", ifindex);
-	return buf;
-}
-
 /* ---- status ---------------------------------------------------------- */
 
 static struct json_object *status_json(const struct rg_datapath *dp, const struct rg_rail *rails,
@@ -124,13 +117,13 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 	json_object_object_add(o, "config_digest", json_object_new_string(hex));
 	json_object_object_add(o, "active_tables", json_object_new_int((int)rg_map_set_active_gen(&dp->maps)));
 	x = json_object_new_object();
-	json_object_object_add(x, "name", json_object_new_string(ifname_of((int)eg->uplink_ifindex, buf)));
+	json_object_object_add(x, "name", json_object_new_string(rg_ifname_str((int)eg->uplink_ifindex, buf)));
 	json_object_object_add(x, "ifindex", json_object_new_int((int)eg->uplink_ifindex));
-	json_object_object_add(x, "mac", json_object_new_string(cli_mac(eg->uplink_mac, buf)));
+	json_object_object_add(x, "mac", json_object_new_string(rg_mac_str(eg->uplink_mac, buf)));
 	json_object_object_add(o, "uplink", x);
 	x = json_object_new_object();
 	json_object_object_add(x, "ip", json_object_new_string(rg_ip_str(eg->gateway_ip, buf)));
-	json_object_object_add(x, "mac", json_object_new_string(cli_mac(eg->gateway_mac, buf)));
+	json_object_object_add(x, "mac", json_object_new_string(rg_mac_str(eg->gateway_mac, buf)));
 	json_object_object_add(o, "gateway", x);
 	json_object_object_add(o, "anti_spoof",
 			       json_object_new_boolean(!!(eg->flags & RG_EGRESS_F_ANTI_SPOOF)));
@@ -155,7 +148,7 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 		rg_map_set_get_representor(&dp->maps, rg_map_set_active_gen(&dp->maps),
 					   (uint32_t)links[i].ifindex, &rep);
 		x = json_object_new_object();
-		json_object_object_add(x, "name", json_object_new_string(ifname_of(links[i].ifindex, buf)));
+		json_object_object_add(x, "name", json_object_new_string(rg_ifname_str(links[i].ifindex, buf)));
 		json_object_object_add(x, "ifindex", json_object_new_int(links[i].ifindex));
 		json_object_object_add(x, "rail", (rep.flags & RG_REP_F_VALID) && rep.rail_id < RG_MAX_RAILS
 				       ? json_object_new_string(rails[rep.rail_id].name) : NULL);
@@ -551,7 +544,7 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	}
 	if (!strcmp(verdict, "cross_rail") && from_rail < 0)
 		verdict = "cross_rail_or_local";
-	ifname_of((int)eg.uplink_ifindex, upn);
+	rg_ifname_str((int)eg.uplink_ifindex, upn);
 	js = json_object_new_object();
 	json_object_object_add(js, "ip", json_object_new_string(o.ip));
 	json_object_object_add(js, "from", o.from ? json_object_new_string(o.from) : NULL);
@@ -564,8 +557,8 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 		struct json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "uplink", json_object_new_string(upn));
-		json_object_object_add(e, "dst_mac", json_object_new_string(cli_mac(eg.gateway_mac, mac)));
-		json_object_object_add(e, "src_mac", json_object_new_string(cli_mac(eg.uplink_mac, mac2)));
+		json_object_object_add(e, "dst_mac", json_object_new_string(rg_mac_str(eg.gateway_mac, mac)));
+		json_object_object_add(e, "src_mac", json_object_new_string(rg_mac_str(eg.uplink_mac, mac2)));
 		if (from_rail >= 0 && (rails[from_rail].flags & RG_RAIL_F_VLAN))
 			json_object_object_add(e, "vlan", json_object_new_int(rails[from_rail].vlan));
 		json_object_object_add(js, "rewrite", e);
@@ -579,7 +572,7 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 			printf("  from:  %s (rail %s)\n", o.from, rails[from_rail].name);
 		if (!strcmp(verdict, "cross_rail") || !strcmp(verdict, "frontend"))
 			printf("  then:  dst MAC %s, src MAC %s, TTL-1, %sredirect to %s\n",
-			       cli_mac(eg.gateway_mac, mac), cli_mac(eg.uplink_mac, mac2),
+			       rg_mac_str(eg.gateway_mac, mac), rg_mac_str(eg.uplink_mac, mac2),
 			       from_rail >= 0 && (rails[from_rail].flags & RG_RAIL_F_VLAN) ? "VLAN tag pushed, " : "",
 			       upn);
 		else if (!strcmp(verdict, "cross_rail_or_local"))

@@ -29,12 +29,14 @@ static int do_up(const char *pin_dir, const char *path, const enum rg_config_mod
 {
 	struct rg_config cfg = { 0 };
 	struct rg_apply_result res;
+	struct rg_log log;
 	char err[1024];
 	int ret;
 
 	if (cli_load_config(path, &cfg))
 		return RG_EXIT_FAIL;
-	ret = rg_apply_config(pin_dir, path, &cfg, mode_opt, stdout, &res, err, sizeof(err));
+	rg_log_init(&log, stdout, RG_LOG_BARE);
+	ret = rg_apply_config(pin_dir, &cfg, mode_opt, &log, &res, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "railgate up: %s\n", err);
 		if (!res.fresh)
@@ -92,6 +94,7 @@ int rg_cmd_up(const struct rg_global_opts *g, int argc, char **argv)
 int rg_cmd_down(const struct rg_global_opts *g, int argc, char **argv)
 {
 	struct rg_datapath dp;
+	struct rg_log log;
 	char err[512];
 	int ret;
 
@@ -99,9 +102,10 @@ int rg_cmd_down(const struct rg_global_opts *g, int argc, char **argv)
 		fprintf(stderr, "usage: railgate down\n");
 		return RG_EXIT_USAGE;
 	}
+	rg_log_init(&log, stdout, RG_LOG_BARE);
 	ret = rg_datapath_lock(&dp, g->pin_dir, err, sizeof(err));
 	if (!ret)
-		ret = rg_datapath_down(&dp, stdout, err, sizeof(err));
+		ret = rg_datapath_down(&dp, &log, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "railgate down: %s\n", err);
 	rg_datapath_close(&dp);
