@@ -19,10 +19,11 @@ DEPFLAGS  := -MMD -MP
 BPF_CFLAGS := -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -I. -I$(ARCH_INC)
 
 # The libraries each binary calls, and no others (checked with
-# `make LDFLAGS=-Wl,--no-as-needed` and `ldd -u -r`: nothing unused).
+# `make LDFLAGS=-Wl,--no-as-needed` and `ldd -u -r`: nothing unused;
+# railgate-cni needs libcrypto for the digest of the railConfig it reads).
 # libbpf brings libelf and zlib itself; pthreads are in glibc.
 RAILGATE_LDLIBS := -lbpf -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto
-CNI_LDLIBS      := -lnl-route-3 -lnl-3 -lyaml -ljson-c
+CNI_LDLIBS      := -lnl-route-3 -lnl-3 -lyaml -ljson-c -lcrypto
 BENCH_LDLIBS    := -lbpf -ljson-c
 
 # BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton.
@@ -60,11 +61,11 @@ TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
 # What each test program calls besides cmocka.  A test without a line here
 # links every library until it gets one.
 TEST_LDLIBS := $(RAILGATE_LDLIBS)
-$(BUILD)/tests/unit/test_config:    TEST_LDLIBS := -lyaml
+$(BUILD)/tests/unit/test_config:    TEST_LDLIBS := -lyaml -lcrypto
 $(BUILD)/tests/unit/test_fib:       TEST_LDLIBS :=
 $(BUILD)/tests/unit/test_metrics:   TEST_LDLIBS := -ljson-c -lmicrohttpd
 $(BUILD)/tests/unit/test_netlink:   TEST_LDLIBS := -lnl-genl-3 -lnl-route-3 -lnl-3
-$(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml
+$(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml -lcrypto
 $(BUILD)/tests/bpf/test_datapath:   TEST_LDLIBS := -lbpf
 $(BUILD)/tests/bpf/test_prog_cost:  TEST_LDLIBS := -lbpf
 
