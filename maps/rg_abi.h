@@ -125,7 +125,7 @@ struct rg_state {
 	__u32 active_gen;            /* 0 or 1; written last by a reload */
 	__u32 abi_version;           /* RG_ABI_VERSION of the writer */
 	__u64 config_generation;     /* increments on every successful apply */
-	__u8  config_digest[32];     /* SHA-256 of the applied config's canonical form */
+	__u8  config_digest[32];     /* SHA-256 of the bytes the applied config was parsed from */
 };
 
 /* One expansion zone.  net/mask host order; a zone matches when
