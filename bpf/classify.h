@@ -11,6 +11,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include "maps/rg_abi.h"
+#include "maps.h"
 #include "ctx.h"
 
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The datapath's maps, BTF-defined, named exactly as maps/rg_abi.h says
- * (RG_MAP_*): user space finds and pins them by those names.  Include once,
- * from the program's .bpf.c.
+ * (RG_MAP_*): user space finds and pins them by those names.  The headers
+ * that read a map include this one; the definitions land in the one .bpf.c
+ * that includes them (one object, one set of maps).
  *
  * Everything on the fast path is an ARRAY (or PERCPU_ARRAY): the verifier
  * inlines those lookups into a bounds check and an add.  The LPM trie is

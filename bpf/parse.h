@@ -10,7 +10,9 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
 
+#include "maps/rg_abi.h"
 #include "ctx.h"
 
 #define RG_IPV4_MIN_HLEN 20

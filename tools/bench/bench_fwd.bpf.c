@@ -6,7 +6,7 @@
  *    table decide, the program rewrites MACs and TTL and redirects through
  *    a DEVMAP_HASH keyed by ifindex;
  *  - tc_redirect: the bare TC redirect, the ceiling of the TC hook (the
- *    bare XDP redirect is bpf/bench_baseline.bpf.c's bench_redirect).
+ *    bare XDP redirect is bench_baseline.bpf.c's bench_redirect).
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Baselines for the cost measurement (tests/bpf/test_prog_cost.c): the
- * cheapest XDP program there is, and a bare redirect through a DEVMAP_HASH
- * like railgate's.  railgate's cross-rail verdict is measured against them.
+ * Baselines for the cost measurement (`make bench` and
+ * tests/bpf/test_prog_cost.c): the cheapest XDP program there is, and a
+ * bare redirect through a DEVMAP_HASH like railgate's.  railgate's
+ * cross-rail verdict is measured against them.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
