@@ -16,11 +16,7 @@
 
 #include "digest.h"
 #include "../maps/rg_abi.h"
-
-struct rg_cidr {
-	uint32_t addr;               /* host order, host bits zero */
-	uint8_t  len;                /* 0..32 */
-};
+#include "../maps/prefix.h"     /* struct rg_cidr and its arithmetic */
 
 /* Position of a node in the YAML source (1-based). */
 struct rg_pos {
@@ -123,18 +119,5 @@ const char *rg_config_mode_name(enum rg_config_mode mode);
 int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits);
 int rg_ipv4_parse(const char *s, uint32_t *out);
 int rg_mac_parse(const char *s, uint8_t mac[6]);
-static inline bool rg_cidr_contains(struct rg_cidr outer, uint32_t addr)
-{
-	uint32_t mask = outer.len ? ~0u << (32 - outer.len) : 0;
-	return (addr & mask) == outer.addr;
-}
-static inline bool rg_cidr_covers(struct rg_cidr outer, struct rg_cidr inner)
-{
-	return inner.len >= outer.len && rg_cidr_contains(outer, inner.addr);
-}
-static inline bool rg_cidr_overlaps(struct rg_cidr a, struct rg_cidr b)
-{
-	return rg_cidr_covers(a, b) || rg_cidr_covers(b, a);
-}
 
 #endif /* RAILGATE_CONFIG_H */

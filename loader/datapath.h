@@ -22,7 +22,7 @@
 
 #include "log.h"
 #include "../maps/map_set.h"
-#include "../maps/plan.h"
+#include "plan.h"
 
 struct railgate;                 /* the libbpf skeleton */
 

@@ -11,8 +11,8 @@
 
 #include "metrics.h"
 #include "../maps/map_set.h"
-#include "../maps/plan.h"
 #include "../maps/errbuf.h"
+#include "plan.h"
 
 enum {
 	METRICS_LISTEN_BACKLOG = 16,

@@ -13,7 +13,7 @@
 #include "config.h"
 #include "log.h"
 #include "netlink.h"
-#include "../maps/plan.h"
+#include "plan.h"
 
 #define RG_GATEWAY_RESOLVE_MS 2000
 

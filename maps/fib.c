@@ -34,19 +34,14 @@
 #include "fib.h"
 #include "errbuf.h"
 #include "ipfmt.h"
-
+#include "prefix.h"
 
 /* Length at which tbl24 stops and tbl8 takes over. */
 #define RG_TBL24_PREFIX 24
 
-static uint32_t prefix_mask(uint8_t len)
-{
-	return len ? ~0u << (32 - len) : 0;
-}
-
 static bool prefix_contains(uint32_t net, uint8_t len, uint32_t addr)
 {
-	return (addr & prefix_mask(len)) == net;
+	return rg_cidr_contains((struct rg_cidr){ .addr = net, .len = len }, addr);
 }
 
 static bool route_kind_is_leaf(uint32_t entry)
@@ -72,12 +67,12 @@ static int validate_route(const struct rg_route *r, char *err, size_t errlen)
 			rg_cidr_str(r->addr, r->len, p), r->len);
 		return -EINVAL;
 	}
-	if (r->addr & ~prefix_mask(r->len)) {
+	if (r->addr & ~rg_prefix_mask(r->len)) {
 		char net[RG_CIDR_STR_LEN + 1];
 
 		rg_set_err(err, errlen, "route %s: host bits set (the network is %s)",
 			rg_cidr_str(r->addr, r->len, p),
-			rg_cidr_str(r->addr & prefix_mask(r->len), r->len, net));
+			rg_cidr_str(r->addr & rg_prefix_mask(r->len), r->len, net));
 		return -EINVAL;
 	}
 	if (!route_kind_is_leaf(r->entry)) {
@@ -176,7 +171,7 @@ static struct rg_zone *add_zone(struct rg_fib_image *img, const struct rg_route 
 	struct rg_zone *z = &img->zones.zones[img->zones.count++];
 
 	z->net = root->addr;
-	z->mask = prefix_mask(root->len);
+	z->mask = rg_prefix_mask(root->len);
 	z->base = img->tbl24_used;
 	z->span = zone_span(root->len);
 	img->tbl24_used += z->span;

@@ -8,7 +8,7 @@
 
 #include "../../loader/config.h"
 #include "../../loader/netfmt.h"
-#include "../../maps/plan.h"
+#include "../../loader/plan.h"
 
 /* Addresses, prefixes, MACs, interface names: loader/netfmt.h. */
 unsigned cli_mask_len(uint32_t mask);

@@ -7,11 +7,6 @@
 
 #include "plan.h"
 
-static uint32_t prefix_mask(uint8_t len)
-{
-	return len ? ~0u << (32 - len) : 0;
-}
-
 const char *rg_attach_mode_name(enum rg_attach_mode mode)
 {
 	switch (mode) {
@@ -124,7 +119,7 @@ int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
 		struct rg_rail *r = &plan->rails[ids[i]];
 
 		r->subnet = cr->subnet.addr;
-		r->mask = prefix_mask(cr->subnet.len);
+		r->mask = rg_prefix_mask(cr->subnet.len);
 		r->flags = RG_RAIL_F_VALID;
 		if (cr->vlan > 0) {
 			r->vlan = (uint16_t)cr->vlan;

@@ -4,6 +4,11 @@
  * from a config plus the facts netlink found (interfaces, MACs); the loader
  * then writes it with map_set.  Kept apart from the kernel so that `check`
  * can print it and the unit tests can assert it.
+ *
+ * It lives in loader/, not maps/: its input is the config, and its rules
+ * (a rail keeps its id by name across reloads, a supernet's own prefix is
+ * the black hole) are config semantics.  The map layer below takes only
+ * map-shaped input (rails table, FIB image, egress, representor bindings).
  */
 #ifndef RAILGATE_PLAN_H
 #define RAILGATE_PLAN_H
@@ -13,9 +18,9 @@
 #include <stdint.h>
 #include <net/if.h>
 
-#include "rg_abi.h"
-#include "fib.h"
-#include "../loader/config.h"
+#include "../maps/rg_abi.h"
+#include "../maps/fib.h"
+#include "config.h"
 
 /* One representor the plan attaches to. */
 struct rg_plan_rep {
