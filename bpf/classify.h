@@ -118,23 +118,6 @@ static __always_inline __u32 rg_fib_lookup(__u32 gen, const struct rg_zone_set *
 	return RG_ROUTE(RG_ROUTE_NONE, 0);
 }
 
-/* What a route entry means for a frame from ingress_rail. */
-static __always_inline __u32 rg_route_verdict(__u32 entry, __u32 ingress_rail)
-{
-	switch (RG_ROUTE_KIND(entry)) {
-	case RG_ROUTE_RAIL:
-		return RG_ROUTE_ARG(entry) == ingress_rail ? RG_VERDICT_PASS_LOCAL
-							   : RG_VERDICT_CROSS_RAIL;
-	case RG_ROUTE_FRONTEND:
-		return RG_VERDICT_FRONTEND;
-	case RG_ROUTE_BLACKHOLE:
-		return RG_DROP_NO_ROUTE;
-	default:
-		/* NONE, or a TBL8 pointer where a leaf belongs: not ours. */
-		return RG_VERDICT_PASS_OTHER;
-	}
-}
-
 /* A frame to be redirected: can it leave, and may it live one more hop? */
 static __always_inline __u32 rg_forward_check(const struct iphdr *iph,
 					      const struct rg_egress *egress)

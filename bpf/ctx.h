@@ -34,14 +34,4 @@ struct rg_decision {
 /* A step of the pipeline (docs/design.md) returns a stat, or this to go on to the next step. */
 #define RG_CONTINUE RG_STAT_MAX
 
-static __always_inline int rg_verdict_is_forward(__u32 stat)
-{
-	return stat == RG_VERDICT_CROSS_RAIL || stat == RG_VERDICT_FRONTEND;
-}
-
-static __always_inline int rg_verdict_is_drop(__u32 stat)
-{
-	return stat >= RG_STAT_FIRST_DROP;
-}
-
 #endif /* RAILGATE_BPF_CTX_H */

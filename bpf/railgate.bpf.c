@@ -32,9 +32,11 @@
 #include "count.h"
 
 /*
- * The decision core: steps 1-6 of the pipeline (docs/design.md), reads only.  On return
- * d->stat is the verdict or drop reason; for CROSS_RAIL and FRONTEND the
- * frame passed every check and d->src_rep and d->egress are set.
+ * The decision core: steps 1-6 of the pipeline (docs/design.md), reads
+ * only.  On return d->stat is the verdict or drop reason; for CROSS_RAIL
+ * and FRONTEND the frame passed every check and d->src_rep and d->egress
+ * are set.  The route entry's verdict is rg_route_verdict (maps/rg_abi.h),
+ * the function `railgate lookup` answers with too.
  */
 static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decision *d)
 {
@@ -68,7 +70,7 @@ static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decisi
 	}
 
 	verdict = rg_route_verdict(rg_fib_lookup(gen, &g->zones, iph->daddr), d->rail_slot);
-	if (!rg_verdict_is_forward(verdict)) {
+	if (!rg_stat_is_forward(verdict)) {
 		d->stat = verdict;
 		return;
 	}
@@ -156,10 +158,10 @@ int railgate_xdp(struct xdp_md *ctx)
 	int action;
 
 	rg_decide(&f, &d);
-	if (rg_verdict_is_forward(d.stat))
+	if (rg_stat_is_forward(d.stat))
 		action = rg_xdp_forward(ctx, &f, &d);
 	else
-		action = rg_verdict_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
+		action = rg_stat_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
 	rg_count(d.rail_slot, d.stat, f.len);
 	return action;
 }
@@ -239,10 +241,10 @@ int railgate_tc(struct __sk_buff *skb)
 	rg_skb_pull_headers(skb);
 	f = rg_skb_frame(skb);
 	rg_decide(&f, &d);
-	if (rg_verdict_is_forward(d.stat))
+	if (rg_stat_is_forward(d.stat))
 		action = rg_tc_forward(skb, &d);
 	else
-		action = rg_verdict_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
+		action = rg_stat_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
 	rg_count(d.rail_slot, d.stat, f.len);
 	return action;
 }

@@ -10,9 +10,7 @@
 #include <microhttpd.h>
 
 #include "metrics.h"
-#include "../maps/map_set.h"
 #include "../maps/errbuf.h"
-#include "plan.h"
 
 enum {
 	METRICS_LISTEN_BACKLOG = 16,

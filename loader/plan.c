@@ -7,18 +7,6 @@
 
 #include "plan.h"
 
-const char *rg_attach_mode_name(enum rg_attach_mode mode)
-{
-	switch (mode) {
-	case RG_MODE_XDP:         return "xdp";
-	case RG_MODE_XDP_GENERIC: return "xdp-generic";
-	case RG_MODE_TC:          return "tc";
-	case RG_MODE_TC_CLSACT:   return "tc-clsact";
-	case RG_MODE_NONE:        break;
-	}
-	return "none";
-}
-
 void rg_rail_ids_from_table(struct rg_rail_ids *ids, const struct rg_rail rails[RG_MAX_RAILS])
 {
 	memset(ids, 0, sizeof(*ids));

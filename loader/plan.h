@@ -65,6 +65,4 @@ int rg_plan_rail_id(const struct rg_plan *plan, const char *name);
 /* Rail ids from a rails table as the datapath holds it. */
 void rg_rail_ids_from_table(struct rg_rail_ids *ids, const struct rg_rail rails[RG_MAX_RAILS]);
 
-const char *rg_attach_mode_name(enum rg_attach_mode mode);
-
 #endif /* RAILGATE_PLAN_H */

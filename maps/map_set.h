@@ -136,9 +136,4 @@ int  rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
 /* Zero every counter (tests, `stats --reset`). */
 int  rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n);
 
-/* "pass_local", "cross_rail", "no_route", ...; "unknown" out of range. */
-const char *rg_stat_name(enum rg_stat s);
-/* true for the drop reasons (RG_STAT_FIRST_DROP and after). */
-bool rg_stat_is_drop(enum rg_stat s);
-
 #endif /* RAILGATE_MAP_SET_H */

@@ -8,6 +8,11 @@
  * part of the pin path, so a loader never reuses a pinned map whose layout
  * it does not know (Cilium's lesson, docs/lessons.md, datapath #7).
  *
+ * Besides the layouts, this header is the one definition of what they
+ * mean: the map keys, the route verdict, drop-or-pass and the stat names,
+ * as small inline functions that the datapath and user space both compile
+ * (clang -target bpf and gcc: nothing below may call libc).
+ *
  * Byte order: addresses and masks are stored in HOST order (the datapath
  * converts the header's destination once with bpf_ntohl); MACs are bytes in
  * wire order; VLAN ids are host order.
@@ -38,6 +43,9 @@
 #include <linux/types.h>
 
 #define RG_ABI_VERSION 1
+
+/* Inlined into the datapath like its own helpers; unused ones cost nothing. */
+#define RG_ABI_INLINE static inline __attribute__((__always_inline__))
 
 /* ---- sizes ---------------------------------------------------------- */
 #define RG_GENERATIONS      2
@@ -87,7 +95,7 @@ enum rg_route_kind {
 /* ---- counters --------------------------------------------------------- */
 /*
  * One counter slot per (ingress rail, stat).  Verdicts first, then drop
- * reasons; user space prints names from rg_stat_name() in maps/.
+ * reasons; rg_stat_name() below names them.
  */
 enum rg_stat {
 	/* verdicts: the frame went on */
@@ -117,6 +125,68 @@ struct rg_counter {
 	__u64 packets;
 	__u64 bytes;
 };
+
+/* The verdicts that rewrite the frame and send it to the uplink. */
+RG_ABI_INLINE int rg_stat_is_forward(__u32 stat)
+{
+	return stat == RG_VERDICT_CROSS_RAIL || stat == RG_VERDICT_FRONTEND;
+}
+
+/* The drop reasons: the frame dies here, counted; every other stat passes
+ * or forwards it. */
+RG_ABI_INLINE int rg_stat_is_drop(__u32 stat)
+{
+	return stat >= RG_STAT_FIRST_DROP && stat < RG_STAT_MAX;
+}
+
+/*
+ * What a route entry means for a frame from ingress_rail.  RG_RAIL_UNKNOWN
+ * is no rail's id, so a rail's entry then reads as cross-rail: the answer
+ * for every rail but the destination's own (`railgate lookup` without
+ * --from says so).
+ */
+RG_ABI_INLINE __u32 rg_route_verdict(__u32 entry, __u32 ingress_rail)
+{
+	switch (RG_ROUTE_KIND(entry)) {
+	case RG_ROUTE_RAIL:
+		return RG_ROUTE_ARG(entry) == ingress_rail ? RG_VERDICT_PASS_LOCAL
+							   : RG_VERDICT_CROSS_RAIL;
+	case RG_ROUTE_FRONTEND:
+		return RG_VERDICT_FRONTEND;
+	case RG_ROUTE_BLACKHOLE:
+		return RG_DROP_NO_ROUTE;
+	default:
+		/* NONE, or a TBL8 pointer where a leaf belongs: not ours. */
+		return RG_VERDICT_PASS_OTHER;
+	}
+}
+
+/*
+ * The name of a stat as the CLI, the JSON output and the Prometheus labels
+ * spell it.  Stable: users script against these.  No default case, so a
+ * stat added without a name is a -Wswitch warning.
+ */
+RG_ABI_INLINE const char *rg_stat_name(enum rg_stat stat)
+{
+	switch (stat) {
+	case RG_VERDICT_PASS_LOCAL:      return "pass_local";
+	case RG_VERDICT_PASS_OTHER:      return "pass_other";
+	case RG_VERDICT_PASS_NOT_IPV4:   return "pass_not_ipv4";
+	case RG_VERDICT_PASS_L2_MULTI:   return "pass_l2_multicast";
+	case RG_VERDICT_PASS_TAGGED:     return "pass_tagged";
+	case RG_VERDICT_PASS_UNKNOWN_IF: return "pass_unknown_if";
+	case RG_VERDICT_CROSS_RAIL:      return "cross_rail";
+	case RG_VERDICT_FRONTEND:        return "frontend";
+	case RG_DROP_MALFORMED:          return "malformed";
+	case RG_DROP_NO_ROUTE:           return "no_route";
+	case RG_DROP_SPOOFED:            return "spoofed";
+	case RG_DROP_TTL_EXCEEDED:       return "ttl_exceeded";
+	case RG_DROP_REDIRECT_FAILED:    return "redirect_failed";
+	case RG_DROP_NO_EGRESS:          return "no_egress";
+	case RG_STAT_MAX:                break;
+	}
+	return "unknown";
+}
 
 /* ---- map values ------------------------------------------------------- */
 
@@ -199,6 +269,19 @@ enum rg_attach_mode {
 	RG_MODE_TC,                  /* tc ingress through a tcx link (Linux >= 6.6) */
 	RG_MODE_TC_CLSACT,           /* tc ingress as a clsact filter (no tcx: older kernels) */
 };
+
+/* As `status`, the metrics and the log spell a mode. */
+RG_ABI_INLINE const char *rg_attach_mode_name(enum rg_attach_mode mode)
+{
+	switch (mode) {
+	case RG_MODE_XDP:         return "xdp";
+	case RG_MODE_XDP_GENERIC: return "xdp-generic";
+	case RG_MODE_TC:          return "tc";
+	case RG_MODE_TC_CLSACT:   return "tc-clsact";
+	case RG_MODE_NONE:        break;
+	}
+	return "none";
+}
 
 #define RG_REP_F_VALID    (1u << 0)
 #define RG_REP_F_VLAN     (1u << 1)  /* the rail tags frames to the uplink */

@@ -463,6 +463,30 @@ static const char *matched_zone(const struct rg_fib_image *img, uint32_t dst, ch
 	return NULL;
 }
 
+/* Why the table says what it says about ip: the prefix kind that matched. */
+static void lookup_reason(const char *ip, uint32_t entry, const struct rg_rail *rails,
+			  char *why, size_t n)
+{
+	switch (RG_ROUTE_KIND(entry)) {
+	case RG_ROUTE_RAIL: {
+		const struct rg_rail *r = &rails[RG_ROUTE_ARG(entry) % RG_MAX_RAILS];
+		char rbuf[RG_CIDR_STR_LEN];
+
+		snprintf(why, n, "%s is in rail %s (%s)", ip, r->name,
+			 rg_cidr_str(r->subnet, cli_mask_len(r->mask), rbuf));
+		break;
+	}
+	case RG_ROUTE_FRONTEND:
+		snprintf(why, n, "%s is in a front-end prefix", ip);
+		break;
+	case RG_ROUTE_BLACKHOLE:
+		snprintf(why, n, "%s is inside a supernet but in no rail", ip);
+		break;
+	default:
+		snprintf(why, n, "%s is in no rail, supernet or front-end prefix", ip);
+	}
+}
+
 int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 {
 	static const char *usage = "railgate lookup IP [--from IFNAME] [--json]";
@@ -473,9 +497,10 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	struct show_opts o;
 	struct in_addr a;
 	struct json_object *js;
-	const char *verdict, *zone;
+	const char *verdict_name, *zone;
 	char zbuf[20], desc[64], mac[18], mac2[18], upn[IF_NAMESIZE], why[256];
-	uint32_t dst, entry;
+	uint32_t dst, entry, verdict;
+	bool or_local, rewrites;
 	int from_rail = -1;
 
 	if (parse_show_opts(argc, argv, &o, usage))
@@ -516,44 +541,27 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
 	}
+	/* The datapath's own verdict function, over the tables it reads. */
 	entry = rg_fib_image_lookup(&img, dst);
+	verdict = rg_route_verdict(entry, from_rail >= 0 ? (uint32_t)from_rail : RG_RAIL_UNKNOWN);
+	/* Without --from the ingress rail is unknown: a rail's destination is
+	 * cross-rail from every rail but its own. */
+	or_local = verdict == RG_VERDICT_CROSS_RAIL && from_rail < 0;
+	rewrites = rg_stat_is_forward(verdict) && !or_local;
+	verdict_name = or_local ? "cross_rail_or_local" : rg_stat_name(verdict);
 	zone = matched_zone(&img, dst, zbuf);
 	cli_route_desc(entry, rails, desc, sizeof(desc));
-	switch (RG_ROUTE_KIND(entry)) {
-	case RG_ROUTE_RAIL:
-		verdict = (int)RG_ROUTE_ARG(entry) == from_rail ? "pass_local" : "cross_rail";
-	{
-		const struct rg_rail *r = &rails[RG_ROUTE_ARG(entry) % RG_MAX_RAILS];
-		char rbuf[20];
-
-		snprintf(why, sizeof(why), "%s is in rail %s (%s)", o.ip, r->name,
-			 rg_cidr_str(r->subnet, cli_mask_len(r->mask), rbuf));
-		break;
-	}
-	case RG_ROUTE_FRONTEND:
-		verdict = "frontend";
-		snprintf(why, sizeof(why), "%s is in a front-end prefix", o.ip);
-		break;
-	case RG_ROUTE_BLACKHOLE:
-		verdict = "no_route";
-		snprintf(why, sizeof(why), "%s is inside a supernet but in no rail", o.ip);
-		break;
-	default:
-		verdict = "pass_other";
-		snprintf(why, sizeof(why), "%s is in no rail, supernet or front-end prefix", o.ip);
-	}
-	if (!strcmp(verdict, "cross_rail") && from_rail < 0)
-		verdict = "cross_rail_or_local";
+	lookup_reason(o.ip, entry, rails, why, sizeof(why));
 	rg_ifname_str((int)eg.uplink_ifindex, upn);
 	js = json_object_new_object();
 	json_object_object_add(js, "ip", json_object_new_string(o.ip));
 	json_object_object_add(js, "from", o.from ? json_object_new_string(o.from) : NULL);
 	json_object_object_add(js, "from_rail", from_rail >= 0 ? json_object_new_string(rails[from_rail].name) : NULL);
-	json_object_object_add(js, "verdict", json_object_new_string(verdict));
+	json_object_object_add(js, "verdict", json_object_new_string(verdict_name));
 	json_object_object_add(js, "match", json_object_new_string(desc));
 	json_object_object_add(js, "zone", zone ? json_object_new_string(zone) : NULL);
 	json_object_object_add(js, "reason", json_object_new_string(why));
-	if (!strcmp(verdict, "cross_rail") || !strcmp(verdict, "frontend")) {
+	if (rewrites) {
 		struct json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "uplink", json_object_new_string(upn));
@@ -566,16 +574,16 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	if (o.json) {
 		print_json(js);
 	} else {
-		printf("%s: %s\n", o.ip, verdict);
+		printf("%s: %s\n", o.ip, verdict_name);
 		printf("  why:   %s%s%s\n", why, zone ? ", matched below zone " : "", zone ? zone : "");
 		if (from_rail >= 0)
 			printf("  from:  %s (rail %s)\n", o.from, rails[from_rail].name);
-		if (!strcmp(verdict, "cross_rail") || !strcmp(verdict, "frontend"))
+		if (rewrites)
 			printf("  then:  dst MAC %s, src MAC %s, TTL-1, %sredirect to %s\n",
 			       rg_mac_str(eg.gateway_mac, mac), rg_mac_str(eg.uplink_mac, mac2),
 			       from_rail >= 0 && (rails[from_rail].flags & RG_RAIL_F_VLAN) ? "VLAN tag pushed, " : "",
 			       upn);
-		else if (!strcmp(verdict, "cross_rail_or_local"))
+		else if (or_local)
 			printf("  then:  pass from rail %s itself, cross-rail from any other (give --from)\n",
 			       rails[RG_ROUTE_ARG(entry) % RG_MAX_RAILS].name);
 		json_object_put(js);
