@@ -40,7 +40,7 @@ static __always_inline const struct rg_representor *rg_ingress_rep(__u32 ifindex
 
 	if (ifindex >= RG_MAX_IFINDEX)
 		return NULL;
-	key = gen * RG_MAX_IFINDEX + ifindex;
+	key = rg_rep_key(gen, ifindex);
 	rep = bpf_map_lookup_elem(&rg_representors, &key);
 	if (!rep || !(rep->flags & RG_REP_F_VALID))
 		return NULL;
@@ -63,14 +63,14 @@ static __always_inline int rg_source_in_rail(const struct iphdr *iph,
 static __always_inline __u32 rg_zone_lookup(__u32 gen, const struct rg_zone *z, __u32 dst)
 {
 	/* For a zone longer than /24, dst - net < 256: the slot is base. */
-	__u32 key = gen * RG_TBL24_SLOTS + z->base + ((dst - z->net) >> 8);
+	__u32 key = rg_tbl24_key(gen, z->base + ((dst - z->net) >> 8));
 	const __u32 *entry = bpf_map_lookup_elem(&rg_tbl24, &key);
 
 	if (!entry)
 		return RG_ROUTE(RG_ROUTE_NONE, 0);
 	if (RG_ROUTE_KIND(*entry) != RG_ROUTE_TBL8)
 		return *entry;
-	key = (gen * RG_TBL8_GROUPS + RG_ROUTE_ARG(*entry)) * RG_TBL8_GROUP_SIZE + (dst & 0xff);
+	key = rg_tbl8_key(gen, RG_ROUTE_ARG(*entry), dst & 0xff);
 	entry = bpf_map_lookup_elem(&rg_tbl8, &key);
 	return entry ? *entry : RG_ROUTE(RG_ROUTE_NONE, 0);
 }
@@ -78,11 +78,9 @@ static __always_inline __u32 rg_zone_lookup(__u32 gen, const struct rg_zone *z, 
 /* The slow path, only for destinations outside every zone. */
 static __always_inline __u32 rg_lpm_lookup(__u32 gen, __u32 dst_be)
 {
-	struct rg_lpm_key key = { .prefixlen = 8 + 32, .gen = (__u8)gen };
-	const __u32 *entry;
+	struct rg_lpm_key key = rg_lpm_key_of(gen, dst_be, 32);
+	const __u32 *entry = bpf_map_lookup_elem(&rg_lpm, &key);
 
-	__builtin_memcpy(key.addr, &dst_be, sizeof(key.addr));
-	entry = bpf_map_lookup_elem(&rg_lpm, &key);
 	return entry ? *entry : RG_ROUTE(RG_ROUTE_NONE, 0);
 }
 

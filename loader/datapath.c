@@ -113,15 +113,9 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size
 		return rg_err(err, n, ret, "cannot open the BPF object: %s", strerror(-ret));
 	}
 	if (maps_pinned) {
-		for (int i = 0; i < RG_MAPID_COUNT; i++) {
-			struct bpf_map *m = bpf_object__find_map_by_name(skel->obj, rg_map_names[i]);
-
-			if (!m || bpf_map__reuse_fd(m, dp->maps.fd[i])) {
-				rg_set_err(err, n, "cannot reuse pinned map %s", rg_map_names[i]);
-				ret = -EINVAL;
-				goto fail;
-			}
-		}
+		ret = rg_map_set_reuse_in_object(&dp->maps, skel->obj, err, n);
+		if (ret)
+			goto fail;
 	}
 	ret = railgate__load(skel);
 	if (ret) {
@@ -214,15 +208,7 @@ void rg_datapath_close(struct rg_datapath *dp)
 
 int rg_datapath_active_rails(const struct rg_datapath *dp, struct rg_rail rails[RG_MAX_RAILS])
 {
-	unsigned gen = rg_map_set_active_gen(&dp->maps);
-
-	for (uint32_t i = 0; i < RG_MAX_RAILS; i++) {
-		uint32_t key = gen * RG_MAX_RAILS + i;
-
-		if (bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_RAILS], &key, &rails[i]))
-			return -errno;
-	}
-	return 0;
+	return rg_map_set_read_rails(&dp->maps, rg_map_set_active_gen(&dp->maps), rails, NULL, 0);
 }
 
 int rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg)
@@ -460,34 +446,26 @@ static void detach_attachment(const struct rg_datapath *dp, const struct rg_atta
 
 static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
 {
-	struct bpf_devmap_val val = { .ifindex = ifindex };
+	char why[256], name[IF_NAMESIZE];
+	int ret = rg_map_set_put_tx_port(&dp->maps, ifindex, why, sizeof(why));
 
-	if (bpf_map_update_elem(dp->maps.fd[RG_MAPID_TX_PORTS], &ifindex, &val, BPF_ANY)) {
-		int ret = -errno;
-		char name[IF_NAMESIZE];
-
+	if (ret)
 		return rg_err(err, n, ret, "cannot add uplink %s to the redirect map: %s",
-			      rg_ifname_str((int)ifindex, name), strerror(-ret));
-	}
+			      rg_ifname_str((int)ifindex, name), why);
 	return 0;
 }
 
 /* Remove every uplink but keep from the redirect map. */
 static void uplinks_retire(struct rg_datapath *dp, uint32_t keep)
 {
-	int fd = dp->maps.fd[RG_MAPID_TX_PORTS];
-	uint32_t key, next, stale[RG_MAX_UPLINKS];
-	size_t ns = 0;
-	void *prev = NULL;
+	uint32_t ports[RG_MAX_UPLINKS];
+	size_t count;
 
-	while (ns < RG_MAX_UPLINKS && !bpf_map_get_next_key(fd, prev, &next)) {
-		if (next != keep)
-			stale[ns++] = next;
-		key = next;
-		prev = &key;
-	}
-	for (size_t i = 0; i < ns; i++)
-		bpf_map_delete_elem(fd, &stale[i]);
+	if (rg_map_set_read_tx_ports(&dp->maps, ports, &count, NULL, 0))
+		return;
+	for (size_t i = 0; i < count; i++)
+		if (ports[i] != keep)
+			rg_map_set_del_tx_port(&dp->maps, ports[i], NULL, 0);
 }
 
 /* Attach the program of a->mode to a->ifindex; a link is pinned at a->pin. */

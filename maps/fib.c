@@ -451,3 +451,13 @@ uint32_t rg_fib_image_lookup(const struct rg_fib_image *img, uint32_t dst)
 		return lpm_list_lookup(img, dst);
 	return RG_ROUTE(RG_ROUTE_NONE, 0);
 }
+
+uint32_t rg_fib_image_verdict(const struct rg_fib_image *img, uint32_t dst,
+			      uint32_t ingress_rail, uint32_t *entry)
+{
+	uint32_t e = rg_fib_image_lookup(img, dst);
+
+	if (entry)
+		*entry = e;
+	return rg_route_verdict(e, ingress_rail);
+}

@@ -49,4 +49,13 @@ void rg_fib_image_free(struct rg_fib_image *img);
  * `lookup` and the tests).  Returns the route entry, RG_ROUTE_NONE on miss. */
 uint32_t rg_fib_image_lookup(const struct rg_fib_image *img, uint32_t dst);
 
+/*
+ * What the tables decide for a frame to dst from ingress_rail
+ * (RG_RAIL_UNKNOWN: from no rail in particular, so a rail's destination
+ * reads cross_rail): rg_route_verdict of the lookup, the answer of
+ * `railgate lookup`.  *entry (unless NULL) gets the route entry.
+ */
+uint32_t rg_fib_image_verdict(const struct rg_fib_image *img, uint32_t dst,
+			      uint32_t ingress_rail, uint32_t *entry);
+
 #endif /* RAILGATE_FIB_H */

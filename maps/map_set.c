@@ -20,7 +20,8 @@
 #include "map_set.h"
 #include "errbuf.h"
 
-const char *const rg_map_names[RG_MAPID_COUNT] = {
+/* The RG_MAP_* name of each map id (also its pin file name). */
+static const char *const rg_map_names[RG_MAPID_COUNT] = {
 	[RG_MAPID_STATE]        = RG_MAP_STATE,
 	[RG_MAPID_GENERATION]   = RG_MAP_GENERATION,
 	[RG_MAPID_TBL24]        = RG_MAP_TBL24,
@@ -44,7 +45,7 @@ _Static_assert(sizeof(struct rg_representor) % 8 == 0, "rg_representors mmap str
 
 /* Copy entries into an mmap()ed u32 ARRAY at element first: the kernel
  * strides elements at RG_MMAP_SLOT_BYTES, so this is no plain memcpy. */
-void rg_mmap_slots_write(uint32_t *mm, size_t first, const uint32_t *src, size_t count)
+static void mmap_slots_write(uint32_t *mm, size_t first, const uint32_t *src, size_t count)
 {
 	const size_t stride = RG_MMAP_SLOT_BYTES / sizeof(uint32_t);
 
@@ -52,7 +53,7 @@ void rg_mmap_slots_write(uint32_t *mm, size_t first, const uint32_t *src, size_t
 		mm[(first + i) * stride] = src[i];
 }
 
-void rg_mmap_slots_read(const uint32_t *mm, size_t first, uint32_t *dst, size_t count)
+static void mmap_slots_read(const uint32_t *mm, size_t first, uint32_t *dst, size_t count)
 {
 	const size_t stride = RG_MMAP_SLOT_BYTES / sizeof(uint32_t);
 
@@ -206,6 +207,24 @@ int rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
 	return rc;
 }
 
+int rg_map_set_reuse_in_object(const struct rg_map_set *ms, struct bpf_object *obj,
+			       char *err, size_t n)
+{
+	for (int i = 0; i < RG_MAPID_COUNT; i++) {
+		struct bpf_map *map = bpf_object__find_map_by_name(obj, rg_map_names[i]);
+		int rc;
+
+		if (!map)
+			return rg_err(err, n, -ENOENT, "the BPF object has no map %s",
+				       rg_map_names[i]);
+		rc = bpf_map__reuse_fd(map, ms->fd[i]);
+		if (rc)
+			return rg_err(err, n, rc, "cannot reuse pinned map %s: %s",
+				       rg_map_names[i], strerror(-rc));
+	}
+	return 0;
+}
+
 int rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size_t n)
 {
 	char path[PATH_MAX];
@@ -267,18 +286,6 @@ int rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size
 	return 0;
 }
 
-int rg_map_set_unpin(const char *dir, char *err, size_t n)
-{
-	char path[PATH_MAX];
-
-	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
-		if (unlink(path) && errno != ENOENT)
-			return rg_err(err, n, -errno, "unpin %s: %s", path, strerror(errno));
-	}
-	return 0;
-}
-
 unsigned rg_map_set_active_gen(const struct rg_map_set *ms)
 {
 	if (!ms->state)
@@ -333,7 +340,7 @@ struct rg_representor rg_representor_of(uint16_t rail_id, const struct rg_rail *
 static struct rg_representor *rep_slot(const struct rg_map_set *ms, unsigned gen,
 				       uint32_t ifindex)
 {
-	return &ms->reps[(size_t)gen * RG_MAX_IFINDEX + ifindex];
+	return &ms->reps[rg_rep_key(gen, ifindex)];
 }
 
 /* The generation's slice, cleared, then one entry per binding (not VALID
@@ -373,20 +380,9 @@ static int write_tables(struct rg_map_set *ms, unsigned gen,
 			       "FIB image uses %u tbl24 slots and %u tbl8 groups (max %u, %u)",
 			       img->tbl24_used, img->tbl8_groups_used, RG_TBL24_SLOTS,
 			       RG_TBL8_GROUPS);
-	rg_mmap_slots_write(ms->tbl24, (size_t)gen * RG_TBL24_SLOTS, img->tbl24,
-			    img->tbl24_used);
-	rg_mmap_slots_write(ms->tbl8, (size_t)gen * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE,
-			    img->tbl8, tbl8_entries);
+	mmap_slots_write(ms->tbl24, rg_tbl24_key(gen, 0), img->tbl24, img->tbl24_used);
+	mmap_slots_write(ms->tbl8, rg_tbl8_key(gen, 0, 0), img->tbl8, tbl8_entries);
 	return 0;
-}
-
-static struct rg_lpm_key lpm_key(unsigned gen, uint32_t addr, uint8_t len)
-{
-	struct rg_lpm_key key = { .prefixlen = 8 + len, .gen = (uint8_t)gen };
-	uint32_t be = htonl(addr);
-
-	memcpy(key.addr, &be, sizeof(be));
-	return key;
 }
 
 /*
@@ -430,7 +426,7 @@ static int write_lpm(struct rg_map_set *ms, unsigned gen,
 
 	for (size_t i = 0; !rc && i < img->lpm_count; i++) {
 		const struct rg_fib_lpm_entry *e = &img->lpm[i];
-		struct rg_lpm_key key = lpm_key(gen, e->addr, e->len);
+		struct rg_lpm_key key = rg_lpm_key_of(gen, htonl(e->addr), e->len);
 
 		if (bpf_map_update_elem(ms->fd[RG_MAPID_LPM], &key, &e->entry, BPF_ANY))
 			rc = rg_err(err, n, -errno, "write %s %u.%u.%u.%u/%u: %s", RG_MAP_LPM,
@@ -449,10 +445,25 @@ static int write_rails(struct rg_map_set *ms, unsigned gen,
 	uint32_t count = RG_MAX_RAILS;
 
 	for (uint32_t i = 0; i < RG_MAX_RAILS; i++)
-		keys[i] = gen * RG_MAX_RAILS + i;
+		keys[i] = rg_rail_key(gen, i);
 	if (bpf_map_update_batch(ms->fd[RG_MAPID_RAILS], keys, rails, &count, NULL))
 		return rg_err(err, n, -errno, "write %s of generation %u: %s", RG_MAP_RAILS,
 			       gen, strerror(errno));
+	return 0;
+}
+
+int rg_map_set_read_rails(const struct rg_map_set *ms, unsigned gen,
+			  struct rg_rail rails[RG_MAX_RAILS], char *err, size_t n)
+{
+	if (gen >= RG_GENERATIONS)
+		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
+	for (uint32_t i = 0; i < RG_MAX_RAILS; i++) {
+		uint32_t key = rg_rail_key(gen, i);
+
+		if (bpf_map_lookup_elem(ms->fd[RG_MAPID_RAILS], &key, &rails[i]))
+			return rg_err(err, n, -errno, "read %s[%u]: %s", RG_MAP_RAILS, key,
+				       strerror(errno));
+	}
 	return 0;
 }
 
@@ -504,6 +515,86 @@ int rg_map_set_activate(struct rg_map_set *ms, unsigned gen, const uint8_t diges
 	 */
 	__atomic_store_n(&st->active_gen, gen, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* Append generation gen's rg_lpm entries to img->lpm. */
+static int read_lpm(const struct rg_map_set *ms, unsigned gen, struct rg_fib_image *img,
+		    char *err, size_t n)
+{
+	int fd = ms->fd[RG_MAPID_LPM];
+	struct rg_lpm_key key, next;
+	size_t cap = 0;
+
+	for (void *prev = NULL; ; prev = &key) {
+		uint32_t entry, addr_be;
+
+		if (bpf_map_get_next_key(fd, prev, &next)) {
+			if (errno == ENOENT)
+				return 0;
+			return rg_err(err, n, -errno, "walk %s: %s", RG_MAP_LPM, strerror(errno));
+		}
+		key = next;
+		if (key.gen != gen)
+			continue;
+		/* Gone since the walk found it: a writer deleted it. */
+		if (bpf_map_lookup_elem(fd, &key, &entry))
+			continue;
+		if (img->lpm_count == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct rg_fib_lpm_entry *l = realloc(img->lpm, ncap * sizeof(*l));
+
+			if (!l)
+				return rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_LPM);
+			img->lpm = l;
+			cap = ncap;
+		}
+		memcpy(&addr_be, key.addr, sizeof(addr_be));
+		img->lpm[img->lpm_count++] = (struct rg_fib_lpm_entry){
+			.addr = ntohl(addr_be),
+			.len = (uint8_t)(key.prefixlen - RG_LPM_GEN_BITS),
+			.entry = entry,
+		};
+	}
+}
+
+int rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen, struct rg_fib_image *img,
+			  char *err, size_t n)
+{
+	const size_t tbl8_slots = (size_t)RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE;
+	struct rg_generation g;
+	int rc;
+
+	memset(img, 0, sizeof(*img));
+	if (!ms->tbl24 || !ms->tbl8)
+		return rg_err(err, n, -EBADF, "map set is not open");
+	rc = rg_map_set_read_generation(ms, gen, &g, err, n);
+	if (rc)
+		return rc;
+	img->zones = g.zones;
+	img->tbl24 = calloc(RG_TBL24_SLOTS, sizeof(uint32_t));
+	img->tbl8 = calloc(tbl8_slots, sizeof(uint32_t));
+	if (!img->tbl24 || !img->tbl8) {
+		rg_fib_image_free(img);
+		return rg_err(err, n, -ENOMEM, "out of memory copying the tables");
+	}
+	/* Only the slots the zones reach hold this generation's routes. */
+	for (uint32_t i = 0; i < img->zones.count && i < RG_MAX_ZONES; i++) {
+		const struct rg_zone *z = &img->zones.zones[i];
+
+		if (z->base + z->span > RG_TBL24_SLOTS)
+			continue;
+		mmap_slots_read(ms->tbl24, rg_tbl24_key(gen, z->base), img->tbl24 + z->base,
+				z->span);
+		if (z->base + z->span > img->tbl24_used)
+			img->tbl24_used = z->base + z->span;
+	}
+	/* Which groups are in use is not recorded: all of them are copied. */
+	mmap_slots_read(ms->tbl8, rg_tbl8_key(gen, 0, 0), img->tbl8, tbl8_slots);
+	img->tbl8_groups_used = RG_TBL8_GROUPS;
+	rc = read_lpm(ms, gen, img, err, n);
+	if (rc)
+		rg_fib_image_free(img);
+	return rc;
 }
 
 /* Checks shared by the single-entry accessors. */
@@ -580,6 +671,25 @@ int rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, s
 	if (bpf_map_delete_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex) && errno != ENOENT)
 		return rg_err(err, n, -errno, "delete %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
 			       strerror(errno));
+	return 0;
+}
+
+int rg_map_set_read_tx_ports(const struct rg_map_set *ms, uint32_t ifindexes[RG_MAX_UPLINKS],
+			     size_t *count, char *err, size_t n)
+{
+	uint32_t key, next;
+
+	*count = 0;
+	for (void *prev = NULL; *count < RG_MAX_UPLINKS; prev = &key) {
+		if (bpf_map_get_next_key(ms->fd[RG_MAPID_TX_PORTS], prev, &next)) {
+			if (errno == ENOENT)
+				return 0;
+			return rg_err(err, n, -errno, "walk %s: %s", RG_MAP_TX_PORTS,
+				       strerror(errno));
+		}
+		ifindexes[(*count)++] = next;
+		key = next;
+	}
 	return 0;
 }
 

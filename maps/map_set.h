@@ -12,7 +12,6 @@
 #ifndef RAILGATE_MAP_SET_H
 #define RAILGATE_MAP_SET_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,9 +33,6 @@ enum rg_map_id {
 	RG_MAPID_COUNT,
 };
 
-/* rg_map_names[id] = the RG_MAP_* name of map id (also its pin file name). */
-extern const char *const rg_map_names[RG_MAPID_COUNT];
-
 struct rg_map_set {
 	int fd[RG_MAPID_COUNT];      /* -1 when not open */
 	struct rg_state *state;      /* mmap of rg_state[0] */
@@ -52,24 +48,21 @@ struct rg_rep_binding {
 	uint8_t  mode;               /* enum rg_attach_mode */
 };
 
-/* Element access through the mmaps of rg_tbl24 / rg_tbl8 (stride
- * RG_MMAP_SLOT_BYTES, see rg_abi.h). */
-void rg_mmap_slots_write(uint32_t *mm, size_t first, const uint32_t *src, size_t count);
-void rg_mmap_slots_read(const uint32_t *mm, size_t first, uint32_t *dst, size_t count);
-
 /* A map set with every fd -1 and nothing mapped (what close leaves). */
 void rg_map_set_init(struct rg_map_set *ms);
 
 /* Take the maps of a loaded object (fds are dup()ed: the set owns its own). */
 int  rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
 			    char *err, size_t n);
-/* Open the maps pinned as dir/<rg_map_names[id]>. */
+/* Give an object that is opened but not loaded the set's maps (pinned
+ * ones, on a reload), so the programs it loads read the running state. */
+int  rg_map_set_reuse_in_object(const struct rg_map_set *ms, struct bpf_object *obj,
+				char *err, size_t n);
+/* Open the maps pinned as dir/<name> (the RG_MAP_* names). */
 int  rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size_t n);
 /* Pin every map as dir/<name> (dir is created, parents too). -EEXIST when a
  * pin is already there. */
 int  rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size_t n);
-/* Remove the pins that rg_map_set_pin creates; missing ones are fine. */
-int  rg_map_set_unpin(const char *dir, char *err, size_t n);
 /* munmap and close; safe twice. */
 void rg_map_set_close(struct rg_map_set *ms);
 
@@ -98,6 +91,17 @@ int  rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 /* Egress and zones of generation gen. */
 int  rg_map_set_read_generation(const struct rg_map_set *ms, unsigned gen,
 				struct rg_generation *out, char *err, size_t n);
+/* The rails table of generation gen (all RG_MAX_RAILS entries, by id). */
+int  rg_map_set_read_rails(const struct rg_map_set *ms, unsigned gen,
+			   struct rg_rail rails[RG_MAX_RAILS], char *err, size_t n);
+/*
+ * Generation gen's route tables copied back out as a FIB image: its zones,
+ * the tbl24 slots they reach, every tbl8 group and its rg_lpm entries, so
+ * that rg_fib_image_lookup answers what the datapath reads (`railgate
+ * lookup` asks it).  Free with rg_fib_image_free; on error *img is empty.
+ */
+int  rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen,
+			   struct rg_fib_image *img, char *err, size_t n);
 
 /*
  * Make gen the active generation: stores digest (may be NULL) and the ABI
@@ -125,9 +129,12 @@ int  rg_map_set_del_representor(struct rg_map_set *ms, unsigned gen, uint32_t if
 int  rg_map_set_get_representor(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
 				struct rg_representor *rep);
 
-/* Uplink entries (not generation-scoped). */
+/* Uplink entries of rg_tx_ports (not generation-scoped): add one, remove
+ * one (a missing one is fine), list them all (*count of them). */
 int  rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
 int  rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
+int  rg_map_set_read_tx_ports(const struct rg_map_set *ms, uint32_t ifindexes[RG_MAX_UPLINKS],
+			      size_t *count, char *err, size_t n);
 
 /* Sum the per-CPU counters: out has RG_STAT_SLOTS entries, indexed by
  * RG_STAT_INDEX(rail, stat). */

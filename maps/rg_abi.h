@@ -305,6 +305,45 @@ struct rg_representor {
 	__u16 reserved;
 };
 
+/* ---- map keys ---------------------------------------------------------- */
+/*
+ * Where generation gen's entries sit in each per-generation map: the one
+ * place the index is computed, for the datapath and map_set alike.
+ * (rg_stats is indexed by RG_STAT_INDEX above.)
+ */
+RG_ABI_INLINE __u32 rg_rep_key(__u32 gen, __u32 ifindex)
+{
+	return gen * RG_MAX_IFINDEX + ifindex;
+}
+
+RG_ABI_INLINE __u32 rg_rail_key(__u32 gen, __u32 rail_id)
+{
+	return gen * RG_MAX_RAILS + rail_id;
+}
+
+RG_ABI_INLINE __u32 rg_tbl24_key(__u32 gen, __u32 slot)
+{
+	return gen * RG_TBL24_SLOTS + slot;
+}
+
+/* Entry octet (the destination's last byte) of tbl8 group group. */
+RG_ABI_INLINE __u32 rg_tbl8_key(__u32 gen, __u32 group, __u32 octet)
+{
+	return (gen * RG_TBL8_GROUPS + group) * RG_TBL8_GROUP_SIZE + octet;
+}
+
+/* The generation byte leads the key: prefixlen counts it. */
+#define RG_LPM_GEN_BITS 8
+
+/* rg_lpm key of addr_be/len (network order) in generation gen. */
+RG_ABI_INLINE struct rg_lpm_key rg_lpm_key_of(__u32 gen, __u32 addr_be, __u32 len)
+{
+	struct rg_lpm_key key = { .prefixlen = RG_LPM_GEN_BITS + len, .gen = (__u8)gen };
+
+	__builtin_memcpy(key.addr, &addr_be, sizeof(key.addr));
+	return key;
+}
+
 /* ---- map names (pinned under <pin dir>/v<ABI>/maps/<name>) -------------- */
 #define RG_MAP_STATE        "rg_state"
 #define RG_MAP_GENERATION   "rg_generation"

@@ -1025,12 +1025,21 @@ static uint32_t random_entry(void)
 #define LPM_DESTINATIONS 3000
 #define LPM_TABLES       3
 
+/*
+ * Random tables through the datapath, and through `railgate lookup`: for
+ * every destination the XDP verdict (action and counter), the reference's
+ * verdict and lookup's (rg_fib_image_verdict over the tables read back
+ * from the maps with rg_map_set_read_image, as the command does) agree.
+ */
 static void test_lpm_random(void **state)
 {
 	/* Zones: two that expand (/8, /16), one too short (/6: LPM trie). */
 	static const struct { uint32_t addr; uint8_t len; } zones[] = {
 		{ 0x0a000000, 8 }, { 0xac100000, 12 }, { 0x40000000, 6 },
 	};
+	/* Ingress rotates over the three rails, so a rail's destinations are
+	 * local from their own rail and cross-rail from the others. */
+	static const enum dev ingress[] = { DEV_REP0, DEV_REP1, DEV_REP2 };
 	static struct rg_route routes[LPM_ROUTES];
 	struct rg_frame_spec s;
 	uint8_t buf[FRAME_CAP];
@@ -1040,10 +1049,10 @@ static void test_lpm_random(void **state)
 
 	print_message("# seed %u\n", seed);
 	srand(seed);
-	/* Frames come from rep0 (rail 0, source 10.0.0.10): anti-spoof checks
-	 * the rails table, not these routes, so they may cover anything. */
+	/* Anti-spoof checks the rails table, not these routes, so they may
+	 * cover anything; a frame from rail k comes from 10.0.k.10. */
 	for (int t = 0; t < LPM_TABLES; t++) {
-		struct rg_fib_image img = { 0 };
+		struct rg_fib_image img = { 0 }, seen = { 0 };
 		size_t n = 0;
 		int mismatches = 0;
 
@@ -1070,28 +1079,40 @@ static void test_lpm_random(void **state)
 		if (rg_fib_compile(routes, n, &img, err, sizeof(err)))
 			fail_msg("compile: %s", err);
 		assert_int_equal(apply_config(&img, T.rails, &T.egress), 0);
+		if (rg_map_set_read_image(&T.ms, rg_map_set_active_gen(&T.ms), &seen, err,
+					  sizeof(err)))
+			fail_msg("read the tables back: %s", err);
 
 		for (int i = 0; i < LPM_DESTINATIONS; i++) {
 			const struct rg_route *near = &routes[(size_t)rand() % n];
 			uint32_t dst = near->addr | ((uint32_t)rand() & ~prefix_mask(near->len));
-			enum rg_stat want;
+			uint32_t rail = (uint32_t)i % 3;
+			enum rg_stat want, lookup;
 
 			if (i % 10 == 0)
 				dst = (uint32_t)rand() << 1 ^ (uint32_t)rand();
-			want = ref_verdict(ref_lookup(routes, n, dst), 0);
+			want = ref_verdict(ref_lookup(routes, n, dst), rail);
+			lookup = rg_fib_image_verdict(&seen, dst, rail, NULL);
+			if (lookup != want)
+				fail_msg("%u.%u.%u.%u from rail %u: lookup says %s, the reference %s",
+					 dst >> 24, dst >> 16 & 0xff, dst >> 8 & 0xff, dst & 0xff,
+					 rail, rg_stat_name(lookup), rg_stat_name(want));
 			rg_frame_spec_default(&s);
+			s.saddr = 0x0a00000a | rail << 8;
 			s.daddr = dst;
-			run_hook(HOOK_XDP, buf, build(&s, buf), DEV_REP0, &r);
+			run_hook(HOOK_XDP, buf, build(&s, buf), ingress[rail], &r);
 			if (r.ret != expected_action(HOOK_XDP, want)) {
 				if (mismatches++ < 5)
 					print_message("# %u.%u.%u.%u: action %d, want %s\n",
 						      dst >> 24, dst >> 16 & 0xff, dst >> 8 & 0xff,
 						      dst & 0xff, r.ret, rg_stat_name(want));
 			}
-			/* The counters name the verdict exactly. */
-			assert_counted_only(0, want, 1, rg_frame_len(&s));
+			/* The counters name the datapath's verdict exactly: the
+			 * one lookup gave. */
+			assert_counted_only(rail, lookup, 1, rg_frame_len(&s));
 		}
 		assert_int_equal(mismatches, 0);
+		rg_fib_image_free(&seen);
 		rg_fib_image_free(&img);
 	}
 }
@@ -1123,11 +1144,60 @@ static void test_map_set_pins(void **state)
 	rg_map_set_close(&pinned);
 	rg_map_set_close(&pinned);     /* safe twice */
 	assert_int_equal(pinned.fd[0], -1);
-	assert_int_equal(rg_map_set_unpin(sub, err, sizeof(err)), 0);
+	assert_int_equal(sh("rm -f %s/*", sub), 0);
 	assert_int_not_equal(rg_map_set_from_pins(&pinned, sub, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, RG_MAP_STATE));
 	sh("umount %s", dir);
 	rmdir(dir);
+}
+
+/* What the loader and the commands read back: the rails of a generation,
+ * the uplinks, and the same maps handed to a newly loaded object. */
+static void test_map_set_reads(void **state)
+{
+	static struct rg_rail rails[RG_MAX_RAILS];
+	uint32_t ports[RG_MAX_UPLINKS];
+	uint32_t up = (uint32_t)T.ifindex[DEV_UPLINK], other = (uint32_t)T.ifindex[DEV_OTHER];
+	struct railgate *again;
+	struct rg_frame_spec s;
+	uint8_t buf[FRAME_CAP];
+	static struct run r;
+	char err[256];
+	size_t count;
+	int fd;
+
+	assert_int_equal(rg_map_set_read_rails(&T.ms, rg_map_set_active_gen(&T.ms), rails,
+					       err, sizeof(err)), 0);
+	assert_memory_equal(rails, T.rails, sizeof(rails));
+	assert_int_equal(rg_map_set_read_rails(&T.ms, RG_GENERATIONS, rails, err, sizeof(err)),
+			 -EINVAL);
+
+	assert_int_equal(rg_map_set_read_tx_ports(&T.ms, ports, &count, err, sizeof(err)), 0);
+	assert_int_equal(count, 1);
+	assert_int_equal(ports[0], up);
+	assert_int_equal(rg_map_set_put_tx_port(&T.ms, other, err, sizeof(err)), 0);
+	assert_int_equal(rg_map_set_read_tx_ports(&T.ms, ports, &count, err, sizeof(err)), 0);
+	assert_int_equal(count, 2);
+	assert_true((ports[0] == up && ports[1] == other) || (ports[0] == other && ports[1] == up));
+	assert_int_equal(rg_map_set_del_tx_port(&T.ms, other, err, sizeof(err)), 0);
+	assert_int_equal(rg_map_set_del_tx_port(&T.ms, other, err, sizeof(err)), 0);
+	assert_int_equal(rg_map_set_read_tx_ports(&T.ms, ports, &count, err, sizeof(err)), 0);
+	assert_int_equal(count, 1);
+
+	/* A second object given the set's maps decides by the running tables
+	 * and counts into the same counters (the reload of the programs). */
+	again = railgate__open();
+	assert_non_null(again);
+	assert_int_equal(rg_map_set_reuse_in_object(&T.ms, again->obj, err, sizeof(err)), 0);
+	assert_int_equal(railgate__load(again), 0);
+	fd = T.prog_fd[HOOK_XDP];
+	T.prog_fd[HOOK_XDP] = bpf_program__fd(again->progs.railgate_xdp);
+	rg_frame_spec_default(&s);
+	run_hook(HOOK_XDP, buf, build(&s, buf), DEV_REP0, &r);
+	T.prog_fd[HOOK_XDP] = fd;
+	railgate__destroy(again);
+	assert_int_equal(r.ret, XDP_REDIRECT);
+	assert_counted_only(0, RG_VERDICT_CROSS_RAIL, 1, rg_frame_len(&s));
 }
 
 /* The names users script against, and drop-or-pass as the hooks act on it. */
@@ -1174,6 +1244,7 @@ int main(void)
 		cmocka_unit_test_setup(test_parity, test_setup),
 		cmocka_unit_test_setup(test_lpm_random, test_setup),
 		cmocka_unit_test_setup(test_map_set_pins, test_setup),
+		cmocka_unit_test_setup(test_map_set_reads, test_setup),
 		cmocka_unit_test(test_stat_names),
 	};
 

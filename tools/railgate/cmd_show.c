@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <net/if.h>
-#include <bpf/bpf.h>
 #include <json-c/json.h>
 
 #include "commands.h"
@@ -402,59 +401,6 @@ out:
 
 /* ---- lookup ---------------------------------------------------------- */
 
-/* The active generation copied out as a fib image, so that lookup runs
- * the same code the tests prove against a reference LPM. */
-static int active_image(const struct rg_datapath *dp, struct rg_fib_image *img)
-{
-	unsigned gen = rg_map_set_active_gen(&dp->maps);
-	const size_t tbl8_slots = (size_t)RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE;
-	struct rg_generation g;
-	struct rg_lpm_key k, next;
-	void *prevk = NULL;
-	size_t cap = 0;
-	int ret;
-
-	memset(img, 0, sizeof(*img));
-	ret = rg_map_set_read_generation(&dp->maps, gen, &g, NULL, 0);
-	if (ret)
-		return ret;
-	img->zones = g.zones;
-	img->tbl24 = calloc(RG_TBL24_SLOTS, sizeof(uint32_t));
-	img->tbl8 = calloc(tbl8_slots, sizeof(uint32_t));
-	if (!img->tbl24 || !img->tbl8)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < img->zones.count && i < RG_MAX_ZONES; i++) {
-		const struct rg_zone *z = &img->zones.zones[i];
-
-		if (z->base + z->span <= RG_TBL24_SLOTS)
-			rg_mmap_slots_read(dp->maps.tbl24, (size_t)gen * RG_TBL24_SLOTS + z->base,
-					   img->tbl24 + z->base, z->span);
-	}
-	rg_mmap_slots_read(dp->maps.tbl8, gen * tbl8_slots, img->tbl8, tbl8_slots);
-	while (!bpf_map_get_next_key(dp->maps.fd[RG_MAPID_LPM], prevk, &next)) {
-		uint32_t val;
-
-		k = next;
-		prevk = &k;
-		if (k.gen != gen || bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_LPM], &k, &val))
-			continue;
-		if (img->lpm_count == cap) {
-			struct rg_fib_lpm_entry *l;
-
-			cap = cap ? cap * 2 : 16;
-			l = realloc(img->lpm, cap * sizeof(*img->lpm));
-			if (!l)
-				return -ENOMEM;
-			img->lpm = l;
-		}
-		img->lpm[img->lpm_count++] = (struct rg_fib_lpm_entry){
-			.addr = ntohl(*(uint32_t *)k.addr), .len = (uint8_t)(k.prefixlen - 8),
-			.entry = val,
-		};
-	}
-	return 0;
-}
-
 static const char *matched_zone(const struct rg_fib_image *img, uint32_t dst, char *buf)
 {
 	for (uint32_t i = 0; i < img->zones.count && i < RG_MAX_ZONES; i++)
@@ -498,7 +444,7 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	struct in_addr a;
 	struct json_object *js;
 	const char *verdict_name, *zone;
-	char zbuf[20], desc[64], mac[18], mac2[18], upn[IF_NAMESIZE], why[256];
+	char zbuf[20], desc[64], mac[18], mac2[18], upn[IF_NAMESIZE], why[256], err[256];
 	uint32_t dst, entry, verdict;
 	bool or_local, rewrites;
 	int from_rail = -1;
@@ -535,15 +481,17 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	}
 	rg_datapath_active_rails(&dp, rails);
 	rg_datapath_active_egress(&dp, &eg);
-	if (active_image(&dp, &img)) {
-		fprintf(stderr, "railgate lookup: cannot read the tables\n");
-		rg_fib_image_free(&img);
+	/* The tables the datapath reads, copied out, so that lookup runs
+	 * the code the tests prove against a reference LPM. */
+	if (rg_map_set_read_image(&dp.maps, rg_map_set_active_gen(&dp.maps), &img,
+				  err, sizeof(err))) {
+		fprintf(stderr, "railgate lookup: cannot read the tables: %s\n", err);
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
 	}
 	/* The datapath's own verdict function, over the tables it reads. */
-	entry = rg_fib_image_lookup(&img, dst);
-	verdict = rg_route_verdict(entry, from_rail >= 0 ? (uint32_t)from_rail : RG_RAIL_UNKNOWN);
+	verdict = rg_fib_image_verdict(&img, dst,
+				       from_rail >= 0 ? (uint32_t)from_rail : RG_RAIL_UNKNOWN, &entry);
 	/* Without --from the ingress rail is unknown: a rail's destination is
 	 * cross-rail from every rail but its own. */
 	or_local = verdict == RG_VERDICT_CROSS_RAIL && from_rail < 0;
