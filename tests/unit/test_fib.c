@@ -3,7 +3,7 @@
  * Unit tests of the forwarding table compiler (maps/fib.c).
  *
  * The oracle is a plain longest-prefix match by linear scan over the route
- * list: whatever the compiler does with zones, tbl24, tbl8 and the LPM
+ * list (tests/lib/ref_lpm.c): whatever the compiler does with zones, tbl24, tbl8 and the LPM
  * fallback, rg_fib_image_lookup() (the datapath's algorithm) must answer
  * what that scan answers, for random destinations and for the first and
  * last address of every prefix and their neighbours.
@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "maps/fib.h"
+#include "tests/lib/ref_lpm.h"
 
 #define ERRLEN 512
 
@@ -52,37 +53,16 @@ static struct rg_route route(const char *addr, uint8_t len, uint32_t entry)
 	return (struct rg_route){ .addr = ip(addr), .len = len, .entry = entry };
 }
 
-static uint32_t mask_of(uint8_t len)
-{
-	return len ? ~0u << (32 - len) : 0;
-}
-
 static const char *ip_str(uint32_t a, char buf[16])
 {
 	snprintf(buf, 16, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
 	return buf;
 }
 
-/* The oracle: longest match by linear scan, NONE on miss. */
-static uint32_t reference_lookup(const struct rg_route *routes, size_t n, uint32_t dst)
-{
-	uint32_t entry = NONE;
-	int best = -1;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if ((dst & mask_of(routes[i].len)) == routes[i].addr && routes[i].len > best) {
-			best = routes[i].len;
-			entry = routes[i].entry;
-		}
-	}
-	return entry;
-}
-
 static void assert_lookup(const struct rg_fib_image *img, const struct rg_route *routes,
 			  size_t n, uint32_t dst, const char *what)
 {
-	uint32_t want = reference_lookup(routes, n, dst);
+	uint32_t want = rg_ref_lpm_lookup(routes, n, dst);
 	uint32_t got = rg_fib_image_lookup(img, dst);
 	char buf[16];
 
@@ -136,7 +116,7 @@ static void assert_boundaries(const struct rg_fib_image *img, const struct rg_ro
 
 	for (i = 0; i < n; i++) {
 		uint32_t first = routes[i].addr;
-		uint32_t last = first | ~mask_of(routes[i].len);
+		uint32_t last = first | ~rg_ref_mask(routes[i].len);
 
 		assert_lookup(img, routes, n, first, what);
 		assert_lookup(img, routes, n, last, what);
@@ -185,10 +165,10 @@ static uint32_t random_entry(uint64_t *rng)
 static struct rg_route random_prefix_in(uint64_t *rng, const struct rg_route *parent,
 					uint8_t len)
 {
-	uint32_t host = (uint32_t)rnd64(rng) & ~mask_of(parent->len);
+	uint32_t host = (uint32_t)rnd64(rng) & ~rg_ref_mask(parent->len);
 
 	return (struct rg_route){
-		.addr = (parent->addr | host) & mask_of(len),
+		.addr = (parent->addr | host) & rg_ref_mask(len),
 		.len = len,
 		.entry = random_entry(rng),
 	};
@@ -343,7 +323,7 @@ static uint32_t random_destination(uint64_t *rng, const struct rg_route *r, size
 	if (rnd(rng, 2))
 		return (uint32_t)rnd64(rng);
 	in = &r[rnd(rng, (uint32_t)n)];
-	return in->addr | ((uint32_t)rnd64(rng) & ~mask_of(in->len));
+	return in->addr | ((uint32_t)rnd64(rng) & ~rg_ref_mask(in->len));
 }
 
 static void note_coverage(struct table_stats *st, const struct rg_fib_image *img)
@@ -501,7 +481,7 @@ static void test_nested_prefixes_of_every_length(void **state)
 	for (from = 0; from <= RG_ZONE_MIN_PREFIX; from += RG_ZONE_MIN_PREFIX) {
 		n = 0;
 		for (len = from; len <= 32; len++)
-			r[n++] = (struct rg_route){ leaf & mask_of(len), len, RAIL(len) };
+			r[n++] = (struct rg_route){ leaf & rg_ref_mask(len), len, RAIL(len) };
 
 		compile_ok(r, n, &img);
 		assert_image_shape(&img);
@@ -569,7 +549,7 @@ static void test_zone_shorter_than_min_falls_back_whole(void **state)
 	/* the /7 and everything inside it, nothing else */
 	assert_int_equal(img.lpm_count, 3);
 	for (i = 0; i < img.lpm_count; i++)
-		assert_true((img.lpm[i].addr & mask_of(7)) == ip("10.0.0.0"));
+		assert_true((img.lpm[i].addr & rg_ref_mask(7)) == ip("10.0.0.0"));
 	assert_int_equal(rg_fib_image_lookup(&img, ip("11.1.2.7")), RAIL(2));
 	assert_int_equal(rg_fib_image_lookup(&img, ip("11.1.2.8")), RAIL(1));
 	assert_int_equal(rg_fib_image_lookup(&img, ip("11.255.0.0")), BLACKHOLE);
