@@ -5,7 +5,7 @@
  * rail's names or globs match, and pick each one's attach mode as this
  * kernel will attach it (tc mode: a tcx link, or a clsact filter where the
  * kernel has no tcx).  This is the only place an attach mode is chosen.
- * The result is a complete plan (maps/plan.h) for rg_datapath_apply.
+ * The result is a complete plan (plan.h) for rg_datapath_apply.
  */
 #ifndef RAILGATE_RESOLVE_H
 #define RAILGATE_RESOLVE_H

@@ -37,8 +37,8 @@ struct rg_map_set {
 	int fd[RG_MAPID_COUNT];      /* -1 when not open */
 	struct rg_state *state;      /* mmap of rg_state[0] */
 	uint32_t *tbl24;             /* mmap: RG_GENERATIONS * RG_TBL24_SLOTS slots, */
-	uint32_t *tbl8;              /* ... and * RG_TBL8_GROUPS * 256: use rg_mmap_slots_* */
-	struct rg_representor *reps; /* mmap: [gen * RG_MAX_IFINDEX + ifindex] */
+	uint32_t *tbl8;              /* ... * RG_TBL8_GROUPS * 256; stride RG_MMAP_SLOT_BYTES */
+	struct rg_representor *reps; /* mmap: [rg_rep_key(gen, ifindex)] */
 };
 
 /* One representor of a generation: the interface, its rail, its mode. */
