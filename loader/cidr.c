@@ -96,7 +96,7 @@ int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits)
 	if (parse_decimal(&p, PREFIX_MAX_DIGITS, PREFIX_MAX, &len) || *p != '\0')
 		return -EINVAL;
 
-	mask = len ? ~0u << (PREFIX_MAX - len) : 0;
+	mask = rg_prefix_mask((uint8_t)len);
 	if ((addr & ~mask) && !allow_host_bits)
 		return -EINVAL;
 	out->addr = addr & mask;

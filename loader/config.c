@@ -274,11 +274,6 @@ static struct addr_text cidr_text(struct rg_cidr c)
 	return t;
 }
 
-static uint32_t prefix_mask(uint8_t len)
-{
-	return len ? ~0u << (32 - len) : 0;
-}
-
 /* ---- YAML nodes -------------------------------------------------------- */
 
 static const yaml_node_t *doc_node(const struct parser *p, int id)
@@ -1165,7 +1160,7 @@ static void check_rail_gateway(struct parser *p, size_t i)
 {
 	const struct rg_config_rail *rail = &p->cfg->rails[i];
 	const yaml_node_t *n = p->rails[i].gateway;
-	uint32_t host_mask = ~prefix_mask(rail->subnet.len);
+	uint32_t host_mask = ~rg_prefix_mask(rail->subnet.len);
 	const char *problem = NULL;
 
 	if (!rg_cidr_contains(rail->subnet, rail->gateway))
