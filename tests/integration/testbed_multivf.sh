@@ -37,7 +37,8 @@ pod_addr() {   # pod_addr POD RAIL
 	case "$1" in *-all) host=150 ;; *-two) host=200 ;; esac
 	echo "10.0.$2.$((host + ${node#n}))"
 }
-has_rail() { pod_rails "$1" | grep -qx "$2"; }
+# (not `pod_rails | grep -q`: under pipefail grep's early exit can SIGPIPE seq)
+has_rail() { [[ " $(pod_rails "$1" | tr '\n' ' ') " == *" $2 "* ]]; }
 lowest_rail() { pod_rails "$1" | head -1; }
 
 # ---- the pods, through libcni --------------------------------------------

@@ -666,7 +666,8 @@ cmd_pod() {
 	*) die "pod: SHAPE is all or two, got '$shape'" ;;
 	esac
 	for r in "$@"; do
-		shape_rails "$shape" | grep -qx "$r" || die "pod: a $shape pod has no rail $r"
+		# (no pipe into grep -q: under pipefail its early exit can SIGPIPE the writer)
+		[[ " $(shape_rails "$shape" | tr '\n' ' ') " == *" $r "* ]] || die "pod: a $shape pod has no rail $r"
 	done
 	case "$verb" in
 	add) pod_add "$n" "$shape" "$@" ;;
