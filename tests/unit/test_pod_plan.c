@@ -146,8 +146,10 @@ static const struct inline_case inline_cases[] = {
 
 static void test_plan_inline(void **state)
 {
-	const struct rg_cidr supernets[] = { { IP(10, 0, 0, 0), 16 } };
-	const struct rg_cidr frontend[] = { { IP(192, 168, 0, 0), 16 }, { IP(172, 20, 0, 0), 14 } };
+	const struct rg_pod_inline in = {
+		.supernets = { { IP(10, 0, 0, 0), 16 } }, .n_supernets = 1,
+		.frontend = { { IP(192, 168, 0, 0), 16 }, { IP(172, 20, 0, 0), 14 } }, .n_frontend = 2,
+	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(inline_cases); i++) {
 		const struct inline_case *c = &inline_cases[i];
@@ -159,7 +161,7 @@ static void test_plan_inline(void **state)
 		rg_pod_numbering_default(&num);
 		num.has_table = c->has_table;
 		num.table = c->table;
-		ret = rg_pod_plan_inline(supernets, 1, frontend, 2, c->gateway, &num, "net3",
+		ret = rg_pod_plan_inline(&in, c->gateway, &num, "net3",
 					 c->addr, c->prefix_len, &plan, err, sizeof(err));
 		print_message("# %s: %d %s\n", c->name, ret, err);
 		assert_int_equal(ret, c->ret);
@@ -182,14 +184,16 @@ static void test_plan_inline(void **state)
 
 static void test_never_a_default_route(void **state)
 {
-	const struct rg_cidr supernets[] = { { IP(10, 0, 0, 0), 16 } };
-	const struct rg_cidr everything[] = { { 0, 0 } };
+	const struct rg_pod_inline in = {
+		.supernets = { { IP(10, 0, 0, 0), 16 } }, .n_supernets = 1,
+		.frontend = { { 0, 0 } }, .n_frontend = 1,   /* everything */
+	};
 	struct rg_pod_numbering num;
 	struct rg_pod_plan plan;
 	char err[256] = "";
 
 	rg_pod_numbering_default(&num);
-	assert_int_equal(rg_pod_plan_inline(supernets, 1, everything, 1, IP(10, 0, 1, 1), &num,
+	assert_int_equal(rg_pod_plan_inline(&in, IP(10, 0, 1, 1), &num,
 					    "net1", IP(10, 0, 1, 5), 24, &plan, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "railgate never adds a default route"));

@@ -69,12 +69,7 @@ struct cni_netconf {
 	char cni_version[16];
 	const char *name;
 	const char *rail_config;         /* railConfig: path, or NULL */
-	struct rg_cidr supernets[RG_POD_ROUTES_MAX];
-	size_t n_supernets;
-	struct rg_cidr frontend[RG_POD_ROUTES_MAX];
-	size_t n_frontend;
-	bool has_gateway;
-	uint32_t gateway;
+	struct rg_pod_inline inline_routes; /* supernets, gateway, frontend */
 	struct rg_pod_numbering numbering; /* tableBase, rulePriority, table */
 	enum rg_pod_conflict_policy on_conflict;
 	struct json_object *prev_result; /* borrowed from root, or NULL */

@@ -195,14 +195,15 @@ static int plan_one(const struct cni_env *env, const struct cni_netconf *nc,
 	if (src->have_cfg)
 		return rg_pod_plan_from_config(&src->cfg, &nc->numbering, env->ifname, ip->addr,
 					       plan, err, errlen);
-	if (!nc->has_gateway && !ip->has_gateway) {
+	if (!nc->inline_routes.has_gateway && !ip->has_gateway) {
 		snprintf(err, errlen,
 			 "no gateway for %s: set \"gateway\" in the railgate config or give the IPAM pool a gateway",
 			 ip->text);
 		return -EINVAL;
 	}
-	return rg_pod_plan_inline(nc->supernets, nc->n_supernets, nc->frontend, nc->n_frontend,
-				  nc->has_gateway ? nc->gateway : ip->gateway, &nc->numbering,
+	return rg_pod_plan_inline(&nc->inline_routes,
+				  nc->inline_routes.has_gateway ? nc->inline_routes.gateway : ip->gateway,
+				  &nc->numbering,
 				  env->ifname, ip->addr, ip->prefix_len, plan, err, errlen);
 }
 
@@ -345,9 +346,14 @@ static int print_result(struct cni_netconf *nc, const struct rg_pod_report *rep,
 	return 0;
 }
 
-int cni_cmd_add(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
+/* ADD and CHECK: plan CNI_IFNAME from prevResult, then run op on the pod. */
+typedef int (*pod_op)(int netns_fd, const struct rg_pod_plan *plan,
+		      enum rg_pod_conflict_policy policy, struct rg_pod_report *rep,
+		      char *err, size_t errlen);
+
+static int run_on_pod(const struct cni_env *env, struct cni_netconf *nc, pod_op op,
+		      struct rg_pod_report *rep, struct cni_error *e)
 {
-	struct rg_pod_report rep;
 	struct rg_pod_plan plan;
 	char err[CNI_MSG_LEN];
 	int fd, ret;
@@ -358,10 +364,18 @@ int cni_cmd_add(const struct cni_env *env, struct cni_netconf *nc, struct cni_er
 	fd = open_netns(env, e);
 	if (fd < 0)
 		return e->code;
-	ret = rg_pod_routes_add(fd, &plan, nc->on_conflict, &rep, err, sizeof(err));
+	ret = op(fd, &plan, nc->on_conflict, rep, err, sizeof(err));
 	close(fd);
+	return ret ? route_error(rep, err, e) : 0;
+}
+
+int cni_cmd_add(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
+{
+	struct rg_pod_report rep;
+	int ret = run_on_pod(env, nc, rg_pod_routes_add, &rep, e);
+
 	if (ret)
-		return route_error(&rep, err, e);
+		return ret;
 	log_report(env, "added", &rep);
 	return print_result(nc, &rep, e);
 }
@@ -369,27 +383,16 @@ int cni_cmd_add(const struct cni_env *env, struct cni_netconf *nc, struct cni_er
 int cni_cmd_check(const struct cni_env *env, struct cni_netconf *nc, struct cni_error *e)
 {
 	struct rg_pod_report rep;
-	struct rg_pod_plan plan;
-	char err[CNI_MSG_LEN];
-	int fd, ret;
+	int ret;
 
 	if (cni_version_cmp(nc->cni_version, "0.4.0") < 0)
 		return cni_error_set(e, CNI_ERR_VERSION, "incompatible CNI version",
 				     "CHECK needs cniVersion 0.4.0 or later, the config has %s",
 				     nc->cni_version);
-	ret = make_plan(env, nc, &plan, e);
+	ret = run_on_pod(env, nc, rg_pod_routes_check, &rep, e);
 	if (ret)
 		return ret;
-	fd = open_netns(env, e);
-	if (fd < 0)
-		return e->code;
-	ret = rg_pod_routes_check(fd, &plan, nc->on_conflict, &rep, err, sizeof(err));
-	close(fd);
-	if (ret)
-		return route_error(&rep, err, e);
-	for (size_t i = 0; i < rep.n_warnings; i++)
-		cni_log("CHECK %s %s: warning: %s", env->container_id, env->ifname,
-			rep.warnings[i]);
+	log_report(env, "verified", &rep);
 	return 0;
 }
 

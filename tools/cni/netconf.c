@@ -201,30 +201,31 @@ static int parse_numbering(struct cni_netconf *nc, struct cni_error *e)
 /* railConfig, or supernets with an optional gateway and frontend. */
 static int parse_routes_source(struct cni_netconf *nc, struct cni_error *e)
 {
+	struct rg_pod_inline *in = &nc->inline_routes;
 	const char *gw;
 	int ret;
 
 	ret = get_string(nc->root, "railConfig", &nc->rail_config, e);
 	if (!ret)
-		ret = get_cidrs(nc->root, "supernets", nc->supernets, RG_POD_ROUTES_MAX,
-				&nc->n_supernets, e);
+		ret = get_cidrs(nc->root, "supernets", in->supernets, RG_POD_ROUTES_MAX,
+				&in->n_supernets, e);
 	if (!ret)
-		ret = get_cidrs(nc->root, "frontend", nc->frontend, RG_POD_ROUTES_MAX,
-				&nc->n_frontend, e);
+		ret = get_cidrs(nc->root, "frontend", in->frontend, RG_POD_ROUTES_MAX,
+				&in->n_frontend, e);
 	if (!ret)
 		ret = get_string(nc->root, "gateway", &gw, e);
 	if (ret)
 		return ret;
 	if (gw) {
-		if (rg_ipv4_parse(gw, &nc->gateway))
+		if (rg_ipv4_parse(gw, &in->gateway))
 			return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
 					     "gateway \"%s\" is not an IPv4 address", gw);
-		nc->has_gateway = true;
+		in->has_gateway = true;
 	}
-	if (nc->rail_config && (nc->n_supernets || nc->n_frontend || gw))
+	if (nc->rail_config && (in->n_supernets || in->n_frontend || gw))
 		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
 				     "give railConfig, or supernets/gateway/frontend inline, not both");
-	if (!nc->rail_config && !nc->n_supernets)
+	if (!nc->rail_config && !in->n_supernets)
 		return cni_error_set(e, CNI_ERR_CONFIG, "invalid network config",
 				     "railgate needs \"railConfig\" (a rail config file) or \"supernets\" (a list of CIDRs)");
 	return 0;

@@ -125,9 +125,8 @@ static bool in_any(const struct rg_cidr *set, size_t n, uint32_t addr)
 	return false;
 }
 
-int rg_pod_plan_inline(const struct rg_cidr *supernets, size_t n_supernets,
-		       const struct rg_cidr *frontend, size_t n_frontend,
-		       uint32_t gateway, const struct rg_pod_numbering *num,
+int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
+		       const struct rg_pod_numbering *num,
 		       const char *ifname, uint32_t addr, uint8_t prefix_len,
 		       struct rg_pod_plan *plan, char *err, size_t errlen)
 {
@@ -140,12 +139,12 @@ int rg_pod_plan_inline(const struct rg_cidr *supernets, size_t n_supernets,
 		return ret;
 	rg_ip_str(addr, ip);
 	rg_ip_str(gateway, gw);
-	if (!n_supernets)
+	if (!in->n_supernets)
 		return rg_err(err, errlen, -EINVAL, "no supernet given");
-	if (!in_any(supernets, n_supernets, addr))
+	if (!in_any(in->supernets, in->n_supernets, addr))
 		return rg_err(err, errlen, -EINVAL,
 			      "%s address %s is outside every supernet (not a rail address)", ifname, ip);
-	if (!in_any(supernets, n_supernets, gateway))
+	if (!in_any(in->supernets, in->n_supernets, gateway))
 		return rg_err(err, errlen, -EINVAL,
 			      "gateway %s is outside every supernet: it must be the rail's switch address", gw);
 	if (gateway == addr)
@@ -159,9 +158,9 @@ int rg_pod_plan_inline(const struct rg_cidr *supernets, size_t n_supernets,
 	index = table >= num->table_base ? table - num->table_base : 0;
 	ret = plan_number(plan, num, index, table, err, errlen);
 	if (!ret)
-		ret = plan_append(plan, supernets, n_supernets, "supernet", err, errlen);
+		ret = plan_append(plan, in->supernets, in->n_supernets, "supernet", err, errlen);
 	plan->n_supernets = plan->n_dsts;
 	if (!ret)
-		ret = plan_append(plan, frontend, n_frontend, "frontend", err, errlen);
+		ret = plan_append(plan, in->frontend, in->n_frontend, "frontend", err, errlen);
 	return ret;
 }

@@ -75,6 +75,17 @@ enum rg_pod_status {
 	RG_POD_ERR_NETLINK,          /* the kernel refused */
 };
 
+/* Inline rail options, instead of a rail config: CNI keys supernets,
+ * gateway and frontend; CLI --supernet, --gateway and --frontend. */
+struct rg_pod_inline {
+	struct rg_cidr supernets[RG_POD_ROUTES_MAX];
+	size_t   n_supernets;
+	struct rg_cidr frontend[RG_POD_ROUTES_MAX];
+	size_t   n_frontend;
+	bool     has_gateway;
+	uint32_t gateway;
+};
+
 /* How the per-rail ids are numbered (CNI keys tableBase, rulePriority,
  * table; CLI --table-base, --rule-priority, --table). */
 struct rg_pod_numbering {
@@ -146,12 +157,11 @@ int rg_pod_plan_from_config(const struct rg_config *cfg, const struct rg_pod_num
  * Plan from inline options (CNI `supernets`/`gateway`/`frontend`/`table`,
  * CLI `--supernet`/`--gateway`/`--frontend`/`--table`): addr (with its
  * prefix length, the connected subnet) must lie in a supernet, the gateway
- * in the connected subnet, and never equal addr.  Without a table, the rail
+ * (in->gateway, or the IPAM's the caller passes) too, and never equal addr.  Without a table, the rail
  * gets tableBase.
  */
-int rg_pod_plan_inline(const struct rg_cidr *supernets, size_t n_supernets,
-		       const struct rg_cidr *frontend, size_t n_frontend,
-		       uint32_t gateway, const struct rg_pod_numbering *num,
+int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
+		       const struct rg_pod_numbering *num,
 		       const char *ifname, uint32_t addr, uint8_t prefix_len,
 		       struct rg_pod_plan *plan, char *err, size_t errlen);
 

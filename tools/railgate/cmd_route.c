@@ -44,12 +44,7 @@ struct route_opts {
 	char netns_path[128];
 	const char *dev;
 	const char *config;
-	struct rg_cidr supernets[RG_POD_ROUTES_MAX];
-	size_t n_supernets;
-	struct rg_cidr frontend[RG_POD_ROUTES_MAX];
-	size_t n_frontend;
-	bool has_gateway;
-	uint32_t gateway;
+	struct rg_pod_inline in;     /* --supernet, --gateway, --frontend */
 	struct rg_pod_numbering numbering;
 	enum rg_pod_conflict_policy policy;
 };
@@ -192,15 +187,15 @@ static int parse_opts(int argc, char **argv, struct route_opts *o)
 			o->config = optarg;
 			break;
 		case OPT_SUPERNET:
-			ret = add_cidr(o->supernets, &o->n_supernets, optarg, "--supernet");
+			ret = add_cidr(o->in.supernets, &o->in.n_supernets, optarg, "--supernet");
 			break;
 		case OPT_FRONTEND:
-			ret = add_cidr(o->frontend, &o->n_frontend, optarg, "--frontend");
+			ret = add_cidr(o->in.frontend, &o->in.n_frontend, optarg, "--frontend");
 			break;
 		case OPT_GATEWAY:
-			if (rg_ipv4_parse(optarg, &o->gateway))
+			if (rg_ipv4_parse(optarg, &o->in.gateway))
 				return usage_error("--gateway \"%s\" is not an IPv4 address", optarg);
-			o->has_gateway = true;
+			o->in.has_gateway = true;
 			break;
 		case OPT_CONFLICT:
 			if (!strcmp(optarg, "error"))
@@ -233,13 +228,13 @@ static int parse_opts(int argc, char **argv, struct route_opts *o)
 		return usage_error("unexpected argument \"%s\"", argv[optind]);
 	if (!have_ns)
 		return usage_error("name the pod: --netns NAME or --pid PID");
-	if (o->config && (o->n_supernets || o->has_gateway))
+	if (o->config && (o->in.n_supernets || o->in.has_gateway))
 		return usage_error("give -c FILE or --supernet/--gateway, not both");
-	if (o->n_supernets && !o->has_gateway)
+	if (o->in.n_supernets && !o->in.has_gateway)
 		return usage_error("--supernet needs --gateway (the rail's switch address)");
-	if (o->has_gateway && !o->n_supernets)
+	if (o->in.has_gateway && !o->in.n_supernets)
 		return usage_error("--gateway needs --supernet");
-	if (o->numbering.has_table && !o->n_supernets)
+	if (o->numbering.has_table && !o->in.n_supernets)
 		return usage_error("--table goes with --supernet; with a config, rail i gets --table-base + i");
 	return 0;
 }
@@ -252,12 +247,11 @@ static int plan_for(const struct route_opts *o, const struct rg_config *cfg,
 	int ret;
 
 	if (!cfg)
-		return rg_pod_plan_inline(o->supernets, o->n_supernets, o->frontend,
-					  o->n_frontend, o->gateway, &o->numbering, a->ifname,
+		return rg_pod_plan_inline(&o->in, o->in.gateway, &o->numbering, a->ifname,
 					  a->addr, a->prefix_len, plan, err, errlen);
 	ret = rg_pod_plan_from_config(cfg, &o->numbering, a->ifname, a->addr, plan, err, errlen);
 	if (!ret) /* --frontend adds prefixes to the config's own */
-		ret = rg_pod_plan_add_frontend(plan, o->frontend, o->n_frontend, err, errlen);
+		ret = rg_pod_plan_add_frontend(plan, o->in.frontend, o->in.n_frontend, err, errlen);
 	return ret;
 }
 
@@ -381,7 +375,7 @@ static int do_add_or_check(const struct route_opts *o, int fd)
 	size_t n_plans;
 	int ret;
 
-	if (!o->n_supernets) {
+	if (!o->in.n_supernets) {
 		const char *path = o->config ? o->config : RG_DEFAULT_CONFIG;
 
 		if (load_config(path, &cfg))
