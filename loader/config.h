@@ -78,6 +78,9 @@ struct rg_config {
 
 	enum rg_config_mode mode;
 	bool     anti_spoof;          /* default true */
+
+	uint32_t *probe_targets;      /* spec.probe.targets: what `railgate probe` sends to */
+	size_t   n_probe_targets;
 };
 
 /* One error per entry, already formatted "FILE:LINE:COL: message". */
