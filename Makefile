@@ -22,7 +22,7 @@ BPF_CFLAGS := -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -I. -I$(ARCH_INC)
 # `make LDFLAGS=-Wl,--no-as-needed` and `ldd -u -r`: nothing unused;
 # railgate-cni needs libcrypto for the digest of the railConfig it reads).
 # libbpf brings libelf and zlib itself; pthreads are in glibc.
-RAILGATE_LDLIBS := -lbpf -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto
+RAILGATE_LDLIBS := -lbpf -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto -lnftables
 CNI_LDLIBS      := -lnl-route-3 -lnl-3 -lyaml -ljson-c -lcrypto
 BENCH_LDLIBS    := -lbpf -ljson-c
 
@@ -39,6 +39,8 @@ LIB       := $(BUILD)/librailgate.a
 # Pod routing (tools/pod_routes/): used by railgate-cni and `railgate route` only.
 POD_OBJS      := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/pod_routes/*.c))
 POD_LIB       := $(BUILD)/libpod_routes.a
+# Diagnosis (tools/doctor/: probe, node and pod checks): `railgate probe` and `doctor`.
+DOCTOR_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/doctor/*.c))
 RAILGATE_SRCS := $(wildcard tools/railgate/*.c)
 CNI_SRCS      := $(wildcard tools/cni/*.c)
 BENCH_SRCS    := $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
@@ -105,7 +107,7 @@ $(LIB): $(LIB_OBJS)
 $(POD_LIB): $(POD_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(POD_OBJS) $(LIB)
+$(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(DOCTOR_OBJS) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
 $(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CNI_LDLIBS)
