@@ -41,6 +41,7 @@ POD_OBJS      := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/pod_routes/*.c))
 POD_LIB       := $(BUILD)/libpod_routes.a
 # Diagnosis (tools/doctor/: probe, node and pod checks): `railgate probe` and `doctor`.
 DOCTOR_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/doctor/*.c))
+DOCTOR_LIB    := $(BUILD)/libdoctor.a
 RAILGATE_SRCS := $(wildcard tools/railgate/*.c)
 CNI_SRCS      := $(wildcard tools/cni/*.c)
 BENCH_SRCS    := $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
@@ -106,6 +107,8 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(POD_LIB): $(POD_OBJS)
 	rm -f $@ && ar rcs $@ $^
+$(DOCTOR_LIB): $(DOCTOR_OBJS)
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(DOCTOR_OBJS) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
@@ -114,9 +117,9 @@ $(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LI
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LDLIBS)
 
-# A test program: its own object, the test helpers, pod routing (an
-# archive: only the tests that call it pull it in), the library.
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(POD_LIB) $(LIB)
+# A test program: its own object, the test helpers, diagnosis and pod
+# routing (archives: only the tests that call them pull them in), the library.
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(DOCTOR_LIB) $(POD_LIB) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS) -lcmocka
 
 $(BUILD)/%: tests/tools/%.c | $(BUILD)

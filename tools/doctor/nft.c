@@ -46,6 +46,12 @@ static struct json_object *get(struct json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
+/* A key that is there, also with a null value ({"drop": null}). */
+static bool has(struct json_object *o, const char *key)
+{
+	return o && json_object_object_get_ex(o, key, NULL);
+}
+
 static const char *get_str(struct json_object *o, const char *key)
 {
 	struct json_object *v = get(o, key);
@@ -61,9 +67,11 @@ static int cidrs_of(struct json_object *v, struct rg_cidr *out, int max)
 	int n = 0;
 
 	if (json_object_is_type(v, json_type_string)) {
-		if (max > 0 && !rg_cidr_parse(json_object_get_string(v), &out[0], true))
-			return out[0].len = out[0].len ? out[0].len : 32, 1;
-		return 0;
+		const char *s = json_object_get_string(v);
+
+		if (max > 0 && !rg_ipv4_parse(s, &out[0].addr))
+			return out[0].len = 32, 1;
+		return max > 0 && !rg_cidr_parse(s, &out[0], true);
 	}
 	if ((x = get(v, "prefix"))) {
 		uint32_t a;
@@ -170,9 +178,9 @@ static void judge_rule(struct json_object *expr, const struct rg_nft_scope *sc, 
 			   i < json_object_array_length(expr); i++) {
 		struct json_object *e = json_object_array_get_idx(expr, i), *x;
 
-		if (get(e, "drop"))
+		if (has(e, "drop"))
 			rv->verdict = "drop";
-		else if (get(e, "reject"))
+		else if (has(e, "reject"))
 			rv->verdict = "reject";
 		else if ((x = get(e, "xt")) && !strcmp(get_str(x, "type"), "target") &&
 			 (!strcmp(get_str(x, "name"), "REJECT") || !strcmp(get_str(x, "name"), "DROP")))

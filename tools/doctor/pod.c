@@ -230,12 +230,18 @@ static void check_policy(const struct rg_doctor_ctx *x, const struct rg_doctor_p
 	free(json);
 }
 
-/* The scenario a lost probe points at. */
-static int scenario_of(const struct rg_probe_cell *c, const struct rg_config *cfg)
+/* The scenario a lost probe points at.  Frames that left by the wrong
+ * rail (spoofed) or not at all for want of a route belong to whatever the
+ * interface's route check found (1, 3 or 5). */
+static int scenario_of(const struct rg_probe_cell *c, const struct rg_check *route_check,
+		       const struct rg_config *cfg)
 {
+	int routes = route_check && route_check->status == RG_CHECK_FAIL && route_check->scenario
+		     ? route_check->scenario : 1;
+
 	switch (c->died) {
-	case RG_DIED_NEVER_LEFT_POD: return c->send_errno == EPERM ? 4 : 1;
-	case RG_DIED_SPOOFED:
+	case RG_DIED_NEVER_LEFT_POD: return c->send_errno == EPERM ? 4 : routes;
+	case RG_DIED_SPOOFED:        return routes;
 	case RG_DIED_NO_ROUTE:       return 1;
 	case RG_DIED_TTL_EXCEEDED:   return 5;
 	case RG_DIED_NO_EGRESS:      return 0;
@@ -278,6 +284,7 @@ static void check_probe(const struct rg_doctor_ctx *x, const struct rg_doctor_po
 		char what[RG_CHECK_TEXT_LEN] = "", ip[RG_IP_STR_LEN];
 		const struct rg_probe_cell *first = NULL;
 		size_t used = 0, lost = 0, total = 0;
+		const struct rg_check *route_check = rg_checks_find(cs, "pod.routes", prs[i].target);
 		struct rg_check *c;
 
 		for (size_t k = 0; k < n_cells; k++) {
@@ -295,7 +302,7 @@ static void check_probe(const struct rg_doctor_ctx *x, const struct rg_doctor_po
 						 rg_ip_str(cell->to, ip), cell->received, cell->sent,
 						 rg_probe_died_name(cell->died));
 		}
-		c = rg_checks_add(cs, "pod.probe", first ? scenario_of(first, x->cfg) : 2,
+		c = rg_checks_add(cs, "pod.probe", first ? scenario_of(first, route_check, x->cfg) : 2,
 				  first ? RG_CHECK_FAIL : RG_CHECK_PASS, prs[i].target);
 		if (!c)
 			continue;
