@@ -40,6 +40,8 @@
  *                                          answer probes, each in a rail or a
  *                                          front-end prefix, never a rail's
  *                                          gateway, no duplicates
+ *       port: 1..65535                     UDP port of the targets' responder,
+ *                                          default 33434 (0 in the struct)
  *     nodes:                               optional (per-node daemon)
  *       - name: NODE                       required, unique
  *         uplink: IFNAME | auto            optional override
@@ -998,9 +1000,10 @@ static void parse_nodes(struct parser *p, const yaml_node_t *list)
 		parse_node(p, list_item(p, list, i), &p->cfg->nodes[i], &p->nodes[i]);
 }
 
-enum probe_key { PROBE_TARGETS, PROBE_NKEYS };
+enum probe_key { PROBE_TARGETS, PROBE_PORT, PROBE_NKEYS };
 static const struct key_spec probe_keys[PROBE_NKEYS] = {
 	[PROBE_TARGETS] = { "targets", false },
+	[PROBE_PORT]    = { "port", false },
 };
 
 static void parse_probe(struct parser *p, const yaml_node_t *map)
@@ -1013,6 +1016,8 @@ static void parse_probe(struct parser *p, const yaml_node_t *map)
 	if (!expect_type(p, map, YAML_MAPPING_NODE, "'probe'"))
 		return;
 	collect_keys(p, map, "in probe", probe_keys, PROBE_NKEYS, v);
+	if (v[PROBE_PORT])
+		parse_int_node(p, v[PROBE_PORT], "port", 1, 65535, &c->probe_port);
 	list = v[PROBE_TARGETS];
 	if (!list || !expect_list(p, list, "targets", false))
 		return;

@@ -81,6 +81,7 @@ struct rg_config {
 
 	uint32_t *probe_targets;      /* spec.probe.targets: what `railgate probe` sends to */
 	size_t   n_probe_targets;
+	int      probe_port;          /* spec.probe.port: the targets' UDP responder, 0 = default */
 };
 
 /* One error per entry, already formatted "FILE:LINE:COL: message". */

@@ -261,8 +261,10 @@ static const struct bad_case bad_cases[] = {
 	  { "t.yaml:22:9: duplicate probe target 10.0.0.20 (first at line 21)" } },
 	{ "probe target not an address", GOOD "  probe:\n    targets: [10.0.0.x]\n",
 	  { "t.yaml:20:15: invalid IPv4 address '10.0.0.x' (expected A.B.C.D)" } },
+	{ "probe port out of range", GOOD "  probe:\n    port: 0\n",
+	  { "t.yaml:20:11: port 0 is out of range 1..65535" } },
 	{ "probe with an unknown key", GOOD "  probe:\n    target: [10.0.0.20]\n",
-	  { "t.yaml:20:5: unknown key 'target' in probe (expected one of: targets)" } },
+	  { "t.yaml:20:5: unknown key 'target' in probe (expected one of: targets, port)" } },
 
 	/* ---- several errors, all reported, in source order ---- */
 	{ "three errors in one file",
@@ -461,8 +463,9 @@ static void test_probe_targets(void **state)
 	struct rg_config cfg;
 
 	parse_ok(HEADER SUPERNETS COMPUTENET "    frontend: [192.168.0.0/16]\n" RAILS RAIL0 RAIL1
-		 "  probe:\n    targets: [10.0.1.11, 192.168.0.10, 10.0.0.11]\n", &cfg);
+		 "  probe:\n    targets: [10.0.1.11, 192.168.0.10, 10.0.0.11]\n    port: 7777\n", &cfg);
 	assert_int_equal(cfg.n_probe_targets, 3);
+	assert_int_equal(cfg.probe_port, 7777);
 	assert_int_equal(cfg.probe_targets[0], IP(10, 0, 1, 11));
 	assert_int_equal(cfg.probe_targets[1], IP(192, 168, 0, 10));
 	assert_int_equal(cfg.probe_targets[2], IP(10, 0, 0, 11));

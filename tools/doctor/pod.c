@@ -261,7 +261,8 @@ static void check_probe(const struct rg_doctor_ctx *x, const struct rg_doctor_po
 	struct rg_probe_opts po = { .netns_fd = pod->netns_fd, .srcs = srcs, .n_srcs = n,
 				    .targets = x->cfg->probe_targets, .n_targets = x->cfg->n_probe_targets,
 				    .count = DOCTOR_PROBES, .timeout_ms = DOCTOR_WAIT_MS,
-				    .udp_port = RG_PROBE_UDP_PORT, .maps = x->up ? &x->dp->maps : NULL };
+				    .udp_port = (uint16_t)(x->cfg->probe_port ? x->cfg->probe_port : RG_PROBE_UDP_PORT),
+				    .maps = x->up ? &x->dp->maps : NULL };
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_probe_cell *cells = NULL;
 	size_t n_cells = 0;

@@ -332,8 +332,13 @@ static void read_slot(struct round *rd, struct slot *s, short revents)
 	}
 	if (revents & POLLERR)
 		read_udp_errors(rd, s);
-	while ((n = recv(s->fd, buf, sizeof(buf), 0)) > 0)
-		answer(s, seq_of(buf, (size_t)n), rd->o->count);
+	/* A connected socket hears the target alone: an echo names its probe,
+	 * any other answer (a responder's own text) is taken for the oldest. */
+	while ((n = recv(s->fd, buf, sizeof(buf), 0)) >= 0) {
+		int seq = seq_of(buf, (size_t)n);
+
+		answer(s, seq >= 0 ? seq : oldest_open(s, rd->o->count), rd->o->count);
+	}
 }
 
 static bool all_answered(const struct round *rd, const struct rg_probe_cell *cells)

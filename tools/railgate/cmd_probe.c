@@ -33,6 +33,7 @@ struct probe_args {
 	int count;
 	int timeout_ms;
 	uint16_t port;
+	bool port_given;
 	bool json;
 };
 
@@ -46,7 +47,8 @@ static const char probe_usage[] =
 	"probes, the node's counters say where the frames died.\n"
 	"  -c FILE      rail config (default " RG_DEFAULT_CONFIG " when it exists)\n"
 	"  --timeout MS wait for answers after the last probe of a round (default 1000)\n"
-	"  --port N     UDP port (default 33434; a closed port answers too)\n"
+	"  --port N     UDP port (default spec.probe.port, else 33434: a closed port\n"
+	"               answers too, as far as the target's ICMP rate limit lets it)\n"
 	"Exit 0 when every probe was answered, 1 when one was lost, 2 usage.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -125,6 +127,7 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *a)
 			if (int_arg(optarg, 1, 65535, &v))
 				return usage_error("--port '%s': a port from 1 to 65535", optarg);
 			a->port = (uint16_t)v;
+			a->port_given = true;
 			break;
 		case OPT_JSON: a->json = true; break;
 		case 'c': a->config = optarg; break;
@@ -252,6 +255,8 @@ int rg_cmd_probe(const struct rg_global_opts *g, int argc, char **argv)
 	} else if (have_cfg) {
 		rails_from_config(&cfg, &pr);
 	}
+	if (have_cfg && cfg.probe_port && !a.port_given)
+		a.port = (uint16_t)cfg.probe_port;
 	if (!a.n_to && have_cfg) {
 		a.n_to = cfg.n_probe_targets < PROBE_MAX_TARGETS ? cfg.n_probe_targets : PROBE_MAX_TARGETS;
 		memcpy(a.to, cfg.probe_targets, a.n_to * sizeof(a.to[0]));
