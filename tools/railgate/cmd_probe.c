@@ -131,7 +131,7 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *a)
 			break;
 		case OPT_JSON: a->json = true; break;
 		case 'c': a->config = optarg; break;
-		case 'h': fputs(probe_usage, stdout); return RG_EXIT_USAGE;
+		case 'h': fputs(probe_usage, stdout); return -1;
 		default: return usage_error("%s", "unknown option");
 		}
 	}
@@ -242,7 +242,7 @@ int rg_cmd_probe(const struct rg_global_opts *g, int argc, char **argv)
 	bool up;
 
 	if (ret)
-		return argc > 1 && !strcmp(argv[1], "--help") ? RG_EXIT_OK : ret;
+		return ret < 0 ? RG_EXIT_OK : ret;
 	if (a.config || access(RG_DEFAULT_CONFIG, R_OK) == 0) {
 		if (cli_load_config(a.config ? a.config : RG_DEFAULT_CONFIG, &cfg))
 			return RG_EXIT_USAGE;
