@@ -26,8 +26,10 @@ RAILGATE_LDLIBS := -lbpf -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicro
 CNI_LDLIBS      := -lnl-route-3 -lnl-3 -lyaml -ljson-c -lcrypto
 BENCH_LDLIBS    := -lbpf -ljson-c
 
-# BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton.
+# BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton;
+# tools/testbed/*.bpf.c (the testbed switch's, loaded by bpftool and tc) an object.
 BPF_SRCS  := $(wildcard bpf/*.bpf.c) $(wildcard tools/bench/*.bpf.c)
+TESTBED_BPF_OBJS := $(patsubst tools/testbed/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tools/testbed/*.bpf.c))
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
 
@@ -80,7 +82,7 @@ DEPS := $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*
 .SECONDARY:
 all: bpf $(LIB) $(BINS) $(TEST_BINS) $(TEST_TOOLS)
 
-bpf: $(BPF_OBJS) $(BPF_SKELS)
+bpf: $(BPF_OBJS) $(BPF_SKELS) $(TESTBED_BPF_OBJS)
 
 deps:
 	@tools/install-deps.sh
@@ -88,6 +90,8 @@ deps:
 $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/%.bpf.o: tools/bench/%.bpf.c | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/%.bpf.o: tools/testbed/%.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@

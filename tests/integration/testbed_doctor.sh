@@ -120,6 +120,48 @@ scenario 4 "an iptables-nft REJECT of rail 1 in n0-all"
 scenario 5 "a default route through n0-all's net0"
 scenario 6 "n0's uplink MTU below the rails'"
 
+# ---- Scenario 6's VLAN half: tagged rails end to end, then a trunk without one
+
+tagged() {   # tagged NODE: the node's config with VLAN 100+r on rail r
+	{
+		VLAN=1 tb config "$1"
+		[ "$1" = n1 ] || sed -n '/^  probe:/,$p' "$CFG"
+	} >"$TMP/$1-vlan.yaml"
+	tb exec "$1" railgate up -c "$TMP/$1-vlan.yaml"
+}
+check "n0 reloads with tagged rails" tagged n0
+check "n1 reloads with tagged rails" tagged n1
+CFG=$TMP/n0-vlan.yaml
+out=$(probe) && rc=0 || rc=$?
+check_eq "tagged rails: every probe cell answered (the switch's trunk pops the tags)" \
+	"0 $(expect_cells none)" "$rc $(cells_of <<<"$out")"
+check "break 6-vlan: the trunk stops carrying rail 1's VLAN" tb break 6-vlan 1
+out=$(probe) && rc=0 || rc=$?
+# Every cross-rail cell whose request or answer is rail 1's dies beyond the uplink.
+expect_vlan() {
+	local to r proto died tr
+	for to in $TARGETS; do
+		tr=$(rail_of "$to")
+		for r in 0 1 2; do
+			for proto in icmp udp; do
+				died=null
+				[ "$tr" != "$r" ] && { [ "$r" = 1 ] || [ "$tr" = 1 ]; } && died=uplink_no_answer
+				echo "net$r $to $proto $died"
+			done
+		done
+	done
+}
+check_eq "break 6-vlan: probe's cells to and from rail 1 die uplink_no_answer" \
+	"$(expect_vlan)" "$(cells_of <<<"$out")"
+out=$(doctor) && rc=0 || rc=$?
+check_eq "break 6-vlan: doctor exits 1 and names scenario 6 for each rail interface" "1 3" \
+	"$rc $(jq '[.checks[] | select(.id == "pod.probe" and .scenario == 6 and .status == "fail")] | length' <<<"$out")"
+check "break 6-vlan: the fix names rail 1's VLAN" \
+	jq -e 'any(.checks[]; .scenario == 6 and ((.fix.text // "") | test("rail1 \\(101\\)")))' <<<"$out"
+check "heal: the trunk carries rail 1 again" tb heal
+out=$(probe) && rc=0 || rc=$?
+check_eq "healed: every tagged probe cell answered" 0 "$rc"
+
 # Scenario 3 is told from 1 by the attachment's result cache, 5 by the route.
 check "break 3 then 1 on the same interface: heal undoes both" sh -c "'$TB' break 3 && '$TB' break 1 && '$TB' heal"
 out=$(doctor) && rc=0 || rc=$?

@@ -315,7 +315,11 @@ static void check_probe(const struct rg_doctor_ctx *x, const struct rg_doctor_po
 		rg_check_set(c->summary, "%zu of %zu probe cells from %s lost probes; the first died %s",
 			     lost, total, prs[i].a.ifname, rg_probe_died_name(first->died));
 		rg_check_set(c->evidence, "%s", what);
-		rg_check_set(c->fix_text, "see the other checks of this scenario; railgate probe %s shows the matrix", pod->railgate_arg);
+		if (c->scenario == 6)
+			rg_check_set(c->fix_text, "frames of a tagged rail go out on the uplink and nothing comes back: the switch's trunk port toward the node must carry the VLAN of rail %s (%d) and of every rail that answers; railgate probe %s shows the matrix",
+				     prs[i].rail->name, prs[i].rail->vlan, pod->railgate_arg);
+		else
+			rg_check_set(c->fix_text, "see the other checks of this scenario; railgate probe %s shows the matrix", pod->railgate_arg);
 	}
 	free(cells);
 }

@@ -406,6 +406,38 @@ wait_bridges_forwarding() {
 	done < <(echo "$P-fab"; for ((n = 0; n < NODES; n++)); do echo "$P-n$n"; done)
 }
 
+# The switch's trunk ports: tools/testbed/trunk.bpf.c on tc ingress of
+# every up-n<n> pops the tag of a tagged rail's frames whose VID the trunk
+# carries (rail r: VID 100+r, what `config` with VLAN=1 gives railgate)
+# and drops the rest.  One program, pinned in the testbed's bpffs, shared
+# by every port; its VID map decides what the trunk carries.
+readonly VLAN_BASE=100
+TRUNK_OBJ=$REPO_DIR/build/trunk.bpf.o
+trunk_dir() { echo "$TB_STATE/bpffs/sw"; }
+
+# vid_entry VID RAIL|none: the bpftool batch line admitting (or not) VID.
+vid_entry() {
+	local vid=$1 r=$2 val="0 0 0 0 0 0 0 0"
+	[ "$r" = none ] || val="10 0 $r 0 255 255 255 0"
+	echo "map update pinned $(trunk_dir)/maps/trunk_vids key $((vid & 255)) $((vid >> 8)) 0 0 value $val"
+}
+
+attach_trunk() {
+	local d n r
+	d=$(trunk_dir)
+	[ -f "$TRUNK_OBJ" ] || die "build/trunk.bpf.o is missing: run make"
+	mkdir -p "$d/maps"
+	bpftool prog load "$TRUNK_OBJ" "$d/trunk" type classifier pinmaps "$d/maps" ||
+		die "loading the switch's trunk program failed"
+	for ((r = 0; r < RAILS; r++)); do
+		vid_entry $((VLAN_BASE + r)) "$r"
+	done | bpftool batch file - >/dev/null || die "filling the trunk's VID map failed"
+	for ((n = 0; n < NODES; n++)); do
+		echo "qdisc add dev up-n$n clsact"
+		echo "filter add dev up-n$n ingress bpf direct-action object-pinned $d/trunk"
+	done | ip netns exec "$P-sw" tc -batch - || die "attaching the trunk program to the switch's ports failed"
+}
+
 mount_bpffs() {
 	local n
 	mkdir -p "$TB_STATE/bpffs"
@@ -440,6 +472,7 @@ build() {
 	pods_send_wire_frames
 	wait_bridges_forwarding
 	mount_bpffs
+	attach_trunk
 }
 
 up_failed() {
@@ -541,7 +574,7 @@ EOF
       gateway: $(rail_gw "$r")
       representors: ["pf${r}vf*"]
 EOF
-		[ "${VLAN:-0}" = 1 ] && echo "      vlan: $((100 + r))"
+		[ "${VLAN:-0}" = 1 ] && echo "      vlan: $((VLAN_BASE + r))"
 	done
 	cat <<EOF
   datapath:
@@ -696,7 +729,9 @@ cmd_pod() {
 #   3 POD    the pod's first rail is attached again without railgate-cni
 #   4 POD    an iptables(-nft) REJECT of traffic to rail 1 in the pod
 #   5 POD    a default route through the pod's first rail interface
-#   6 NODE   the node's uplink MTU below the rails' (the MTU half; VLAN: not yet)
+#   6 NODE   the node's uplink MTU below the rails' (the MTU half)
+#   6-vlan RAIL  the switch's trunk ports stop carrying the rail's VID
+#            (default rail 1; railgate tags rail r with 100+r given VLAN=1)
 
 # pod_ns POD: the namespace of a pod name, or die.
 pod_ns() {
@@ -807,6 +842,11 @@ readonly BREAK_MTU=1400
 break_6() { ip -n "$P-$1" link set dev uplink0 mtu $BREAK_MTU; }
 heal_6() { ip -n "$P-$1" link set dev uplink0 mtu "$MTU"; }
 
+# Scenario 6's VLAN half: the trunk toward the nodes does not carry one
+# rail's VLAN; its tagged frames die at the switch.
+break_6vlan() { vid_entry $((VLAN_BASE + $1)) none | bpftool batch file - >/dev/null; }
+heal_6vlan() { vid_entry $((VLAN_BASE + $1)) "$1" | bpftool batch file - >/dev/null; }
+
 cmd_break() {
 	[ "$#" -ge 1 ] && [ "$#" -le 2 ] || usage
 	local s=$1 target=${2:-}
@@ -818,9 +858,13 @@ cmd_break() {
 		[[ "$target" =~ ^n([0-9]+)$ ]] && in_range "${BASH_REMATCH[1]}" 0 $((NODES - 1)) ||
 			die "break $s: TARGET is a node n0..n$((NODES - 1)), got '$target'"
 		;;
-	*) die "break: SCENARIO is 1..6, got '$s'" ;;
+	6-vlan)
+		target=${target:-1}
+		in_range "$target" 0 $((RAILS - 1)) || die "break 6-vlan: TARGET is a rail 0..$((RAILS - 1)), got '$target'"
+		;;
+	*) die "break: SCENARIO is 1..6 or 6-vlan, got '$s'" ;;
 	esac
-	"break_$s" "$target"
+	"break_${s/-/}" "$target"
 	echo "$s $target" >>"$TB_STATE/breaks"
 	say "break: scenario $s on $target (testbed.sh heal undoes it)"
 }
@@ -832,8 +876,8 @@ cmd_heal() {
 	[ -f "$TB_STATE/breaks" ] && mapfile -t lines <"$TB_STATE/breaks"
 	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
 		read -r s target <<<"${lines[$i]}"
-		[[ "$s" =~ ^[1-6]$ ]] || continue
-		"heal_$s" "$target"
+		[[ "$s" =~ ^([1-6]|6-vlan)$ ]] || continue
+		"heal_${s/-/}" "$target"
 	done
 	rm -f "$TB_STATE/breaks"
 	say "heal: undid ${#lines[@]} break(s)"
