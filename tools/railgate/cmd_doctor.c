@@ -182,7 +182,7 @@ static void print_text(const struct rg_checks *cs)
 		if (c->fix_command[0])
 			printf("     fix:      %s\n", c->fix_command);
 		if (c->fix_text[0])
-			printf("     %s        %s\n", c->fix_command[0] ? "   " : "fix:", c->fix_text);
+			printf("     %s%s\n", c->fix_command[0] ? "          " : "fix:      ", c->fix_text);
 	}
 	printf("%zu failed, %zu warned, %zu passed\n", rg_checks_count(cs, RG_CHECK_FAIL),
 	       rg_checks_count(cs, RG_CHECK_WARN), rg_checks_count(cs, RG_CHECK_PASS));
