@@ -16,22 +16,9 @@
 #include <json-c/json.h>
 
 #include "doctor.h"
+#include "jsonget.h"
 
 #define CACHE_FILE_MAX (1 << 20)
-
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
 
 static struct json_object *read_json(const char *path)
 {
@@ -53,14 +40,14 @@ static struct json_object *read_json(const char *path)
 
 static bool result_holds(struct json_object *result, uint32_t addr)
 {
-	struct json_object *ips = get(result, "ips");
+	struct json_object *ips = jget(result, "ips");
 
 	for (size_t i = 0; json_object_is_type(ips, json_type_array) && i < json_object_array_length(ips); i++) {
 		char text[40];
 		uint32_t a;
 
 		/* "10.0.1.150/24": the address before the prefix length */
-		snprintf(text, sizeof(text), "%s", get_str(json_object_array_get_idx(ips, i), "address"));
+		snprintf(text, sizeof(text), "%s", jget_str(json_object_array_get_idx(ips, i), "address"));
 		text[strcspn(text, "/")] = '\0';
 		if (!rg_ipv4_parse(text, &a) && a == addr)
 			return true;
@@ -70,12 +57,12 @@ static bool result_holds(struct json_object *result, uint32_t addr)
 
 static bool routes_supernet(struct json_object *result, const struct rg_config *cfg)
 {
-	struct json_object *routes = get(result, "routes");
+	struct json_object *routes = jget(result, "routes");
 
 	for (size_t i = 0; json_object_is_type(routes, json_type_array) && i < json_object_array_length(routes); i++) {
 		struct rg_cidr c;
 
-		if (rg_cidr_parse(get_str(json_object_array_get_idx(routes, i), "dst"), &c, true))
+		if (rg_cidr_parse(jget_str(json_object_array_get_idx(routes, i), "dst"), &c, true))
 			continue;
 		for (size_t s = 0; s < cfg->n_supernets; s++)
 			if (rg_cidr_covers(c, cfg->supernets[s]))
@@ -100,14 +87,14 @@ static bool chain_has_railgate(const char *b64)
 		raw[n] = '\0';
 		conf = json_tokener_parse((const char *)raw);
 	}
-	plugins = get(conf, "plugins");
+	plugins = jget(conf, "plugins");
 	for (size_t i = 0; json_object_is_type(plugins, json_type_array) && i < json_object_array_length(plugins); i++) {
-		const char *type = get_str(json_object_array_get_idx(plugins, i), "type");
+		const char *type = jget_str(json_object_array_get_idx(plugins, i), "type");
 
 		found |= !strcmp(type, "railgate") || !strcmp(type, "railgate-cni");
 	}
 	if (!plugins)    /* a single plugin config */
-		found = !strcmp(get_str(conf, "type"), "railgate") || !strcmp(get_str(conf, "type"), "railgate-cni");
+		found = !strcmp(jget_str(conf, "type"), "railgate") || !strcmp(jget_str(conf, "type"), "railgate-cni");
 	json_object_put(conf);
 	free(raw);
 	return found;
@@ -129,11 +116,11 @@ static int lookup_dir(const char *dir, const char *ifname, uint32_t addr,
 			continue;
 		snprintf(out->path, sizeof(out->path), "%s/%s", dir, e->d_name);
 		o = read_json(out->path);
-		result = get(o, "result");
-		if (!strcmp(get_str(o, "kind"), "cniCacheV1") && !strcmp(get_str(o, "ifName"), ifname) &&
+		result = jget(o, "result");
+		if (!strcmp(jget_str(o, "kind"), "cniCacheV1") && !strcmp(jget_str(o, "ifName"), ifname) &&
 		    result_holds(result, addr)) {
-			snprintf(out->network, sizeof(out->network), "%s", get_str(o, "networkName"));
-			out->has_railgate = chain_has_railgate(get_str(o, "config"));
+			snprintf(out->network, sizeof(out->network), "%s", jget_str(o, "networkName"));
+			out->has_railgate = chain_has_railgate(jget_str(o, "config"));
 			out->result_routes_supernet = routes_supernet(result, cfg);
 			found = 1;
 		}

@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "doctor.h"
+#include "jsonget.h"
 #include "netns.h"
 #include "maps/errbuf.h"
 #include "maps/ipfmt.h"
@@ -39,26 +40,6 @@ struct rule_view {
 	char what[256];              /* the matches that tie it to rail traffic */
 };
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-/* A key that is there, also with a null value ({"drop": null}). */
-static bool has(struct json_object *o, const char *key)
-{
-	return o && json_object_object_get_ex(o, key, NULL);
-}
-
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
 /* An address, a prefix or a range as a CIDR (a range as its first
  * address's /32 and its last's: both are tried). */
 static int cidrs_of(struct json_object *v, struct rg_cidr *out, int max)
@@ -73,11 +54,11 @@ static int cidrs_of(struct json_object *v, struct rg_cidr *out, int max)
 			return out[0].len = 32, 1;
 		return max > 0 && !rg_cidr_parse(s, &out[0], true);
 	}
-	if ((x = get(v, "prefix"))) {
+	if ((x = jget(v, "prefix"))) {
 		uint32_t a;
 
-		if (max > 0 && !rg_ipv4_parse(get_str(x, "addr"), &a)) {
-			int len = json_object_get_int(get(x, "len"));
+		if (max > 0 && !rg_ipv4_parse(jget_str(x, "addr"), &a)) {
+			int len = json_object_get_int(jget(x, "len"));
 
 			out[0].len = (uint8_t)(len < 0 ? 0 : len > 32 ? 32 : len);
 			out[0].addr = out[0].len ? a & (~0u << (32 - out[0].len)) : 0;
@@ -85,7 +66,7 @@ static int cidrs_of(struct json_object *v, struct rg_cidr *out, int max)
 		}
 		return 0;
 	}
-	if ((x = get(v, "range")) || (x = get(v, "set"))) {
+	if ((x = jget(v, "range")) || (x = jget(v, "set"))) {
 		for (size_t i = 0; json_object_is_type(x, json_type_array) &&
 				   i < json_object_array_length(x) && n < max; i++)
 			n += cidrs_of(json_object_array_get_idx(x, i), out + n, max - n);
@@ -96,12 +77,12 @@ static int cidrs_of(struct json_object *v, struct rg_cidr *out, int max)
 /* An address or prefix as nft prints it; anything else as its JSON. */
 static const char *value_text(struct json_object *v, char *buf, size_t n)
 {
-	struct json_object *p = get(v, "prefix");
+	struct json_object *p = jget(v, "prefix");
 
 	if (json_object_is_type(v, json_type_string))
 		snprintf(buf, n, "%s", json_object_get_string(v));
 	else if (p)
-		snprintf(buf, n, "%s/%d", get_str(p, "addr"), json_object_get_int(get(p, "len")));
+		snprintf(buf, n, "%s/%d", jget_str(p, "addr"), json_object_get_int(jget(p, "len")));
 	else
 		snprintf(buf, n, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	return buf;
@@ -134,12 +115,12 @@ static void add_what(struct rule_view *rv, const char *left, const char *op, con
 /* One "match" expression: does it keep the rule off traffic between rails? */
 static void judge_match(struct json_object *m, const struct rg_nft_scope *sc, struct rule_view *rv)
 {
-	struct json_object *left = get(m, "left"), *right = get(m, "right"), *x;
-	const char *op = get_str(m, "op");
+	struct json_object *left = jget(m, "left"), *right = jget(m, "right"), *x;
+	const char *op = jget_str(m, "op");
 	bool negated = !strcmp(op, "!=");
 
-	if ((x = get(left, "payload")) && !strcmp(get_str(x, "protocol"), "ip") &&
-	    (!strcmp(get_str(x, "field"), "daddr") || !strcmp(get_str(x, "field"), "saddr"))) {
+	if ((x = jget(left, "payload")) && !strcmp(jget_str(x, "protocol"), "ip") &&
+	    (!strcmp(jget_str(x, "field"), "daddr") || !strcmp(jget_str(x, "field"), "saddr"))) {
 		struct rg_cidr c[32];
 		int n = cidrs_of(right, c, 32);
 		bool hit = false;
@@ -148,21 +129,21 @@ static void judge_match(struct json_object *m, const struct rg_nft_scope *sc, st
 			hit |= cidr_in_scope(c[i], sc);
 		if (!negated && n > 0 && !hit)
 			rv->reach = REACH_NONE;
-		add_what(rv, !strcmp(get_str(x, "field"), "daddr") ? "ip daddr" : "ip saddr",
+		add_what(rv, !strcmp(jget_str(x, "field"), "daddr") ? "ip daddr" : "ip saddr",
 			 negated ? "!=" : "==", value_text(right, (char[64]){ 0 }, 64));
 		return;
 	}
-	if ((x = get(left, "meta")) &&
-	    (!strcmp(get_str(x, "key"), "iifname") || !strcmp(get_str(x, "key"), "oifname"))) {
+	if ((x = jget(left, "meta")) &&
+	    (!strcmp(jget_str(x, "key"), "iifname") || !strcmp(jget_str(x, "key"), "oifname"))) {
 		const char *name = json_object_is_type(right, json_type_string)
 				   ? json_object_get_string(right) : NULL;
 
 		if (!negated && name && !ifname_in_scope(name, sc))
 			rv->reach = REACH_NONE;
-		add_what(rv, get_str(x, "key"), negated ? "!=" : "==", name ? name : "{...}");
+		add_what(rv, jget_str(x, "key"), negated ? "!=" : "==", name ? name : "{...}");
 		return;
 	}
-	if (get(left, "ct")) {
+	if (jget(left, "ct")) {
 		rv->state_rule = true;
 		return;
 	}
@@ -178,16 +159,16 @@ static void judge_rule(struct json_object *expr, const struct rg_nft_scope *sc, 
 			   i < json_object_array_length(expr); i++) {
 		struct json_object *e = json_object_array_get_idx(expr, i), *x;
 
-		if (has(e, "drop"))
+		if (jhas(e, "drop"))
 			rv->verdict = "drop";
-		else if (has(e, "reject"))
+		else if (jhas(e, "reject"))
 			rv->verdict = "reject";
-		else if ((x = get(e, "xt")) && !strcmp(get_str(x, "type"), "target") &&
-			 (!strcmp(get_str(x, "name"), "REJECT") || !strcmp(get_str(x, "name"), "DROP")))
-			rv->verdict = !strcmp(get_str(x, "name"), "REJECT") ? "xt REJECT" : "xt DROP";
-		else if ((x = get(e, "xt")) && !strcmp(get_str(x, "type"), "match") && rv->reach == REACH_ALL)
+		else if ((x = jget(e, "xt")) && !strcmp(jget_str(x, "type"), "target") &&
+			 (!strcmp(jget_str(x, "name"), "REJECT") || !strcmp(jget_str(x, "name"), "DROP")))
+			rv->verdict = !strcmp(jget_str(x, "name"), "REJECT") ? "xt REJECT" : "xt DROP";
+		else if ((x = jget(e, "xt")) && !strcmp(jget_str(x, "type"), "match") && rv->reach == REACH_ALL)
 			rv->reach = REACH_SOME;    /* an iptables match this check cannot read */
-		else if ((x = get(e, "match")) && rv->reach != REACH_NONE)
+		else if ((x = jget(e, "match")) && rv->reach != REACH_NONE)
 			judge_match(x, sc, rv);
 	}
 }
@@ -195,9 +176,9 @@ static void judge_rule(struct json_object *expr, const struct rg_nft_scope *sc, 
 static void add_rule_check(struct json_object *rule, const struct rule_view *rv,
 			   const struct rg_nft_scope *sc, struct rg_checks *cs)
 {
-	const char *fam = get_str(rule, "family"), *table = get_str(rule, "table"),
-		   *chain = get_str(rule, "chain");
-	int handle = json_object_get_int(get(rule, "handle"));
+	const char *fam = jget_str(rule, "family"), *table = jget_str(rule, "table"),
+		   *chain = jget_str(rule, "chain");
+	int handle = json_object_get_int(jget(rule, "handle"));
 	struct rg_check *c = rg_checks_add(cs, "policy", 4,
 					   rv->reach == REACH_ALL ? RG_CHECK_FAIL : RG_CHECK_WARN,
 					   sc->target);
@@ -222,14 +203,14 @@ static void add_policy_check(struct json_object *chain, const struct rg_nft_scop
 		return;
 	rg_check_set(c->summary, "an nftables base chain drops what no rule accepts");
 	rg_check_set(c->evidence, "table %s %s chain %s (hook %s) policy drop",
-		     get_str(chain, "family"), get_str(chain, "table"), get_str(chain, "name"),
-		     get_str(chain, "hook"));
+		     jget_str(chain, "family"), jget_str(chain, "table"), jget_str(chain, "name"),
+		     jget_str(chain, "hook"));
 	rg_check_set(c->fix_text, "make sure a rule of that chain accepts traffic to and from the supernets");
 }
 
 int rg_doctor_judge_nft(const char *json, const struct rg_nft_scope *sc, struct rg_checks *cs)
 {
-	struct json_object *root = json_tokener_parse(json), *list = get(root, "nftables");
+	struct json_object *root = json_tokener_parse(json), *list = jget(root, "nftables");
 	size_t before = cs->n, rules = 0;
 	struct rg_check *c;
 
@@ -246,14 +227,14 @@ int rg_doctor_judge_nft(const char *json, const struct rg_nft_scope *sc, struct 
 		struct json_object *item = json_object_array_get_idx(list, i), *x;
 		struct rule_view rv;
 
-		if ((x = get(item, "chain")) && get(x, "hook") && !strcmp(get_str(x, "policy"), "drop") &&
-		    (!strcmp(get_str(x, "hook"), "input") || !strcmp(get_str(x, "hook"), "output") ||
-		     !strcmp(get_str(x, "hook"), "forward")))
+		if ((x = jget(item, "chain")) && jget(x, "hook") && !strcmp(jget_str(x, "policy"), "drop") &&
+		    (!strcmp(jget_str(x, "hook"), "input") || !strcmp(jget_str(x, "hook"), "output") ||
+		     !strcmp(jget_str(x, "hook"), "forward")))
 			add_policy_check(x, sc, cs);
-		if (!(x = get(item, "rule")))
+		if (!(x = jget(item, "rule")))
 			continue;
 		rules++;
-		judge_rule(get(x, "expr"), sc, &rv);
+		judge_rule(jget(x, "expr"), sc, &rv);
 		if (rv.verdict && rv.reach != REACH_NONE && !rv.state_rule)
 			add_rule_check(x, &rv, sc, cs);
 	}

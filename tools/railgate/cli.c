@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <arpa/inet.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,4 +63,16 @@ int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, si
 		dp->lock_fd = -1;
 	}
 	return ret;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "railgate %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(railgate %s --help for usage)\n", cmd);
+	return 2;
 }

@@ -47,14 +47,6 @@ static const char doctor_usage[] =
 	"  --sample SECS      how long to watch the drop counters (default 1)\n"
 	"Exit 0 when no check failed, 1 when one did, 2 usage.\n";
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "railgate doctor: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(railgate doctor --help for usage)\n");
-	return RG_EXIT_USAGE;
-}
-
 enum { OPT_NETNS = 256, OPT_PID, OPT_ALL, OPT_JSON, OPT_CNI, OPT_SAMPLE };
 
 static int parse_doctor_args(int argc, char **argv, struct doctor_args *a)
@@ -82,30 +74,30 @@ static int parse_doctor_args(int argc, char **argv, struct doctor_args *a)
 		case OPT_PID:
 			a->pid = strtol(optarg, &end, 10);
 			if (*end || a->pid <= 0)
-				return usage_error("--pid '%s' is not a process id", optarg);
+				return cli_usage_error("doctor", "--pid '%s' is not a process id", optarg);
 			pods++;
 			break;
 		case OPT_ALL: a->all_pods = true; pods++; break;
 		case OPT_JSON: a->json = true; break;
 		case OPT_CNI:
 			if (a->n_cni_dirs == RG_DOCTOR_MAX_CNI_DIRS)
-				return usage_error("too many --cni-results (%s is one more than 8)", optarg);
+				return cli_usage_error("doctor", "too many --cni-results (%s is one more than 8)", optarg);
 			a->cni_dirs[a->n_cni_dirs++] = optarg;
 			break;
 		case OPT_SAMPLE:
 			a->sample = strtod(optarg, &end);
 			if (*end || !(a->sample >= 0.1 && a->sample <= 60))
-				return usage_error("--sample '%s': seconds from 0.1 to 60", optarg);
+				return cli_usage_error("doctor", "--sample '%s': seconds from 0.1 to 60", optarg);
 			break;
 		case 'c': a->config = optarg; break;
 		case 'h': fputs(doctor_usage, stdout); return -1;
-		default: return usage_error("%s", "unknown option");
+		default: return cli_usage_error("doctor", "%s", "unknown option");
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
 	if (pods > 1)
-		return usage_error("%s", "give one of --netns, --pid and --all-pods");
+		return cli_usage_error("doctor", "%s", "give one of --netns, --pid and --all-pods");
 	if (!a->n_cni_dirs) {
 		a->cni_dirs[a->n_cni_dirs++] = RG_CNI_RESULTS_DIR;
 		a->cni_dirs[a->n_cni_dirs++] = RG_CNI_MULTUS_RESULTS_DIR;
@@ -113,17 +105,40 @@ static int parse_doctor_args(int argc, char **argv, struct doctor_args *a)
 	return 0;
 }
 
-static void doctor_one_pod(const struct rg_doctor_ctx *x, const char *path, const char *label,
-			   const char *railgate_arg, const char *exec_prefix, struct rg_checks *cs)
+/* How one pod is opened and named in targets and fix commands. */
+struct pod_ref {
+	char path[256];
+	char label[300];             /* "pod NAME" */
+	char railgate_arg[300];      /* "--netns NAME" */
+	char exec_prefix[300];       /* "ip netns exec NAME" */
+};
+
+static int pod_ref_netns(const char *name, struct pod_ref *r)
 {
-	struct rg_doctor_pod pod = { .label = label, .railgate_arg = railgate_arg,
-				     .exec_prefix = exec_prefix };
+	snprintf(r->label, sizeof(r->label), "pod %s", name);
+	snprintf(r->railgate_arg, sizeof(r->railgate_arg), "--netns %s", name);
+	snprintf(r->exec_prefix, sizeof(r->exec_prefix), "ip netns exec %s", name);
+	return rg_pod_netns_path_by_name(name, r->path, sizeof(r->path));
+}
+
+static int pod_ref_pid(long pid, struct pod_ref *r)
+{
+	snprintf(r->label, sizeof(r->label), "pod pid %ld", pid);
+	snprintf(r->railgate_arg, sizeof(r->railgate_arg), "--pid %ld", pid);
+	snprintf(r->exec_prefix, sizeof(r->exec_prefix), "nsenter -t %ld -n", pid);
+	return rg_pod_netns_path_by_pid(pid, r->path, sizeof(r->path));
+}
+
+static void doctor_one_pod(const struct rg_doctor_ctx *x, const struct pod_ref *r, struct rg_checks *cs)
+{
+	struct rg_doctor_pod pod = { .label = r->label, .railgate_arg = r->railgate_arg,
+				     .exec_prefix = r->exec_prefix };
 	char err[256];
 	struct rg_check *c;
 
-	pod.netns_fd = rg_pod_netns_open(path, err, sizeof(err));
+	pod.netns_fd = rg_pod_netns_open(r->path, err, sizeof(err));
 	if (pod.netns_fd < 0) {
-		if ((c = rg_checks_add(cs, "pod", 0, RG_CHECK_FAIL, label))) {
+		if ((c = rg_checks_add(cs, "pod", 0, RG_CHECK_FAIL, r->label))) {
 			rg_check_set(c->summary, "cannot open the pod's network namespace");
 			rg_check_set(c->evidence, "%s", err);
 		}
@@ -140,27 +155,23 @@ static void doctor_all_pods(const struct rg_doctor_ctx *x, struct rg_checks *cs)
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
-		char path[512], label[300], arg[300], prefix[300], err[256];
 		struct rg_pod_addr addrs[64];
+		struct pod_ref r;
+		char err[256];
 		int fd, k, in_rail = 0;
 
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || pod_ref_netns(e->d_name, &r))
 			continue;
-		snprintf(path, sizeof(path), NETNS_DIR "/%s", e->d_name);
-		fd = rg_pod_netns_open(path, err, sizeof(err));
+		fd = rg_pod_netns_open(r.path, err, sizeof(err));
 		if (fd < 0)
 			continue;
 		k = rg_pod_netns_is_self(fd) == 0 ? rg_pod_list_addrs(fd, NULL, addrs, 64, err, sizeof(err)) : 0;
 		close(fd);
 		for (int i = 0; i < k; i++)
-			for (size_t r = 0; r < x->cfg->n_rails; r++)
-				in_rail |= rg_cidr_contains(x->cfg->rails[r].subnet, addrs[i].addr);
-		if (!in_rail)
-			continue;
-		snprintf(label, sizeof(label), "pod %s", e->d_name);
-		snprintf(arg, sizeof(arg), "--netns %s", e->d_name);
-		snprintf(prefix, sizeof(prefix), "ip netns exec %s", e->d_name);
-		doctor_one_pod(x, path, label, arg, prefix, cs);
+			for (size_t rr = 0; rr < x->cfg->n_rails; rr++)
+				in_rail |= rg_cidr_contains(x->cfg->rails[rr].subnet, addrs[i].addr);
+		if (in_rail)
+			doctor_one_pod(x, &r, cs);
 	}
 	if (d)
 		closedir(d);
@@ -201,8 +212,8 @@ int rg_cmd_doctor(const struct rg_global_opts *g, int argc, char **argv)
 	if (ret)
 		return ret < 0 ? RG_EXIT_OK : ret;
 	x.config_path = a.config ? a.config : RG_DEFAULT_CONFIG;
-	if (a.netns && rg_pod_netns_path_by_name(a.netns, (char[256]){ 0 }, 256))
-		return usage_error("--netns '%s' is not a namespace name", a.netns);
+	if (a.netns && pod_ref_netns(a.netns, &(struct pod_ref){ 0 }))
+		return cli_usage_error("doctor", "--netns '%s' is not a namespace name", a.netns);
 	if ((a.config || a.netns || a.pid || a.all_pods || access(RG_DEFAULT_CONFIG, F_OK) == 0)) {
 		if (cli_load_config(x.config_path, &cfg))
 			return RG_EXIT_USAGE;
@@ -215,22 +226,14 @@ int rg_cmd_doctor(const struct rg_global_opts *g, int argc, char **argv)
 	x.n_cni_dirs = a.n_cni_dirs;
 
 	rg_doctor_node(&x, &cs);
-	if (a.netns) {
-		char path[256], label[300], arg[300], prefix[300];
+	if (a.netns || a.pid) {
+		struct pod_ref r;
 
-		rg_pod_netns_path_by_name(a.netns, path, sizeof(path));
-		snprintf(label, sizeof(label), "pod %s", a.netns);
-		snprintf(arg, sizeof(arg), "--netns %s", a.netns);
-		snprintf(prefix, sizeof(prefix), "ip netns exec %s", a.netns);
-		doctor_one_pod(&x, path, label, arg, prefix, &cs);
-	} else if (a.pid) {
-		char path[256], label[64], arg[64], prefix[64];
-
-		rg_pod_netns_path_by_pid(a.pid, path, sizeof(path));
-		snprintf(label, sizeof(label), "pod pid %ld", a.pid);
-		snprintf(arg, sizeof(arg), "--pid %ld", a.pid);
-		snprintf(prefix, sizeof(prefix), "nsenter -t %ld -n", a.pid);
-		doctor_one_pod(&x, path, label, arg, prefix, &cs);
+		if (a.netns)
+			pod_ref_netns(a.netns, &r);
+		else
+			pod_ref_pid(a.pid, &r);
+		doctor_one_pod(&x, &r, &cs);
 	} else if (a.all_pods) {
 		doctor_all_pods(&x, &cs);
 	}

@@ -51,14 +51,6 @@ static const char probe_usage[] =
 	"               answers too, as far as the target's ICMP rate limit lets it)\n"
 	"Exit 0 when every probe was answered, 1 when one was lost, 2 usage.\n";
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "railgate probe: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(railgate probe --help for usage)\n");
-	return RG_EXIT_USAGE;
-}
-
 /* An integer option in [lo, hi]. */
 static int int_arg(const char *s, int lo, int hi, int *out)
 {
@@ -101,44 +93,44 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *a)
 		case OPT_NETNS:
 		case OPT_PID:
 			if (a->netns_label)
-				return usage_error("%s: give one --netns or --pid", optarg);
+				return cli_usage_error("probe", "%s: give one --netns or --pid", optarg);
 			if (c == OPT_NETNS ? rg_pod_netns_path_by_name(optarg, a->netns_path, sizeof(a->netns_path))
 			    : (int_arg(optarg, 1, 1 << 30, &v) ||
 			       rg_pod_netns_path_by_pid(v, a->netns_path, sizeof(a->netns_path))))
-				return usage_error("'%s' is not a namespace name or a pid", optarg);
+				return cli_usage_error("probe", "'%s' is not a namespace name or a pid", optarg);
 			a->netns_label = optarg;
 			break;
 		case OPT_TO:
 			if (a->n_to == PROBE_MAX_TARGETS)
-				return usage_error("too many --to (at most 64, %s is one more)", optarg);
+				return cli_usage_error("probe", "too many --to (at most 64, %s is one more)", optarg);
 			if (rg_ipv4_parse(optarg, &a->to[a->n_to]))
-				return usage_error("--to '%s' is not an IPv4 address", optarg);
+				return cli_usage_error("probe", "--to '%s' is not an IPv4 address", optarg);
 			a->n_to++;
 			break;
 		case OPT_COUNT:
 			if (int_arg(optarg, 1, RG_PROBE_MAX_COUNT, &a->count))
-				return usage_error("--count '%s': a number from 1 to 100", optarg);
+				return cli_usage_error("probe", "--count '%s': a number from 1 to 100", optarg);
 			break;
 		case OPT_TIMEOUT:
 			if (int_arg(optarg, 1, 10000, &a->timeout_ms))
-				return usage_error("--timeout '%s': milliseconds from 1 to 10000", optarg);
+				return cli_usage_error("probe", "--timeout '%s': milliseconds from 1 to 10000", optarg);
 			break;
 		case OPT_PORT:
 			if (int_arg(optarg, 1, 65535, &v))
-				return usage_error("--port '%s': a port from 1 to 65535", optarg);
+				return cli_usage_error("probe", "--port '%s': a port from 1 to 65535", optarg);
 			a->port = (uint16_t)v;
 			a->port_given = true;
 			break;
 		case OPT_JSON: a->json = true; break;
 		case 'c': a->config = optarg; break;
 		case 'h': fputs(probe_usage, stdout); return -1;
-		default: return usage_error("%s", "unknown option");
+		default: return cli_usage_error("probe", "%s", "unknown option");
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("probe", "unexpected argument '%s'", argv[optind]);
 	if (!a->netns_label)
-		return usage_error("%s", "give the pod: --netns NAME or --pid PID");
+		return cli_usage_error("probe", "%s", "give the pod: --netns NAME or --pid PID");
 	return 0;
 }
 
@@ -220,7 +212,7 @@ static int check_targets(const uint32_t *to, size_t n, const struct rg_config *c
 	for (size_t i = 0; i < n; i++)
 		for (size_t r = 0; r < cfg->n_rails; r++)
 			if (to[i] == cfg->rails[r].gateway)
-				return usage_error("%s is a rail's gateway: the switch answers its own addresses even when it does not route between rails; probe an address beyond it",
+				return cli_usage_error("probe", "%s is a rail's gateway: the switch answers its own addresses even when it does not route between rails; probe an address beyond it",
 						   rg_ip_str(to[i], ip));
 	return 0;
 }
@@ -262,7 +254,7 @@ int rg_cmd_probe(const struct rg_global_opts *g, int argc, char **argv)
 		memcpy(a.to, cfg.probe_targets, a.n_to * sizeof(a.to[0]));
 	}
 	if (!a.n_to) {
-		rc = usage_error("no targets: give --to IP, or set spec.probe.targets in the config (%s)",
+		rc = cli_usage_error("probe", "no targets: give --to IP, or set spec.probe.targets in the config (%s)",
 				 a.config ? a.config : RG_DEFAULT_CONFIG);
 		goto out;
 	}
