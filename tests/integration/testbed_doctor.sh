@@ -34,7 +34,7 @@ check "railgate up on n1" tb exec n1 railgate up -c "$TMP/n1.yaml"
 for ns in n1-p0 n1-p1 n1-p2 fe; do
 	tb exec "$ns" "$SP" serve $PORT 300 >/dev/null 2>&1 &
 done
-listening() { ip netns exec "$P-$1" ss -Hlun "sport = :$PORT" | grep -q .; }
+listening() { [ -n "$(ip netns exec "$P-$1" ss -Hlun "sport = :$PORT")" ]; }
 for ns in n1-p0 n1-p1 n1-p2 fe; do
 	for _ in $(seq 50); do listening "$ns" && break; sleep 0.1; done
 	check "a UDP responder listens in $ns" listening "$ns"
