@@ -22,12 +22,14 @@ BPF_CFLAGS := -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -I. -I$(ARCH_INC)
 # `make LDFLAGS=-Wl,--no-as-needed` and `ldd -u -r`: nothing unused;
 # railgate-cni needs libcrypto for the digest of the railConfig it reads).
 # libbpf brings libelf and zlib itself; pthreads are in glibc.
-RAILGATE_LDLIBS := -lbpf -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto
+RAILGATE_LDLIBS := -lbpf -lnl-genl-3 -lnl-route-3 -lnl-3 -lyaml -ljson-c -lmicrohttpd -lcrypto -lnftables
 CNI_LDLIBS      := -lnl-route-3 -lnl-3 -lyaml -ljson-c -lcrypto
 BENCH_LDLIBS    := -lbpf -ljson-c
 
-# BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton.
+# BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton;
+# tools/testbed/*.bpf.c (the testbed switch's, loaded by bpftool and tc) an object.
 BPF_SRCS  := $(wildcard bpf/*.bpf.c) $(wildcard tools/bench/*.bpf.c)
+TESTBED_BPF_OBJS := $(patsubst tools/testbed/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tools/testbed/*.bpf.c))
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
 
@@ -39,6 +41,9 @@ LIB       := $(BUILD)/librailgate.a
 # Pod routing (tools/pod_routes/): used by railgate-cni and `railgate route` only.
 POD_OBJS      := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/pod_routes/*.c))
 POD_LIB       := $(BUILD)/libpod_routes.a
+# Diagnosis (tools/doctor/: probe, node and pod checks): `railgate probe` and `doctor`.
+DOCTOR_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/doctor/*.c))
+DOCTOR_LIB    := $(BUILD)/libdoctor.a
 RAILGATE_SRCS := $(wildcard tools/railgate/*.c)
 CNI_SRCS      := $(wildcard tools/cni/*.c)
 BENCH_SRCS    := $(filter-out %.bpf.c,$(wildcard tools/bench/*.c))
@@ -77,7 +82,7 @@ DEPS := $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*
 .SECONDARY:
 all: bpf $(LIB) $(BINS) $(TEST_BINS) $(TEST_TOOLS)
 
-bpf: $(BPF_OBJS) $(BPF_SKELS)
+bpf: $(BPF_OBJS) $(BPF_SKELS) $(TESTBED_BPF_OBJS)
 
 deps:
 	@tools/install-deps.sh
@@ -85,6 +90,8 @@ deps:
 $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/%.bpf.o: tools/bench/%.bpf.c | $(BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/%.bpf.o: tools/testbed/%.bpf.c | $(BUILD)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
@@ -104,17 +111,19 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(POD_LIB): $(POD_OBJS)
 	rm -f $@ && ar rcs $@ $^
+$(DOCTOR_LIB): $(DOCTOR_OBJS)
+	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(POD_OBJS) $(LIB)
+$(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(DOCTOR_OBJS) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
 $(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CNI_LDLIBS)
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LDLIBS)
 
-# A test program: its own object, the test helpers, pod routing (an
-# archive: only the tests that call it pull it in), the library.
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(POD_LIB) $(LIB)
+# A test program: its own object, the test helpers, diagnosis and pod
+# routing (archives: only the tests that call them pull them in), the library.
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(DOCTOR_LIB) $(POD_LIB) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS) -lcmocka
 
 $(BUILD)/%: tests/tools/%.c | $(BUILD)

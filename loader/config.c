@@ -35,6 +35,13 @@
  *       mode: auto|xdp|xdp-generic|tc      default auto
  *       antiSpoof: true|false              default true (YAML 1.2 booleans
  *                                          only: "yes"/"on" are refused)
+ *     probe:                               optional (railgate probe)
+ *       targets: [IPV4, ...]               addresses beyond the switch that
+ *                                          answer probes, each in a rail or a
+ *                                          front-end prefix, never a rail's
+ *                                          gateway, no duplicates
+ *       port: 1..65535                     UDP port of the targets' responder,
+ *                                          default 33434 (0 in the struct)
  *     nodes:                               optional (per-node daemon)
  *       - name: NODE                       required, unique
  *         uplink: IFNAME | auto            optional override
@@ -85,6 +92,7 @@ enum {
 	SUPERNET_MIN_PREFIX  = RG_ZONE_MIN_PREFIX,
 	RAIL_MAX_PREFIX      = 30,      /* network, gateway, a host, broadcast */
 	K8S_NODE_NAME_MAX    = 253,     /* a DNS subdomain */
+	PROBE_TARGETS_MAX    = 64,      /* a probe run sends to each from every rail */
 	MAX_KEYS_PER_MAPPING = 8,
 	CONFIG_MAX_BYTES     = 4 << 20, /* a config is a few KiB; refuse a log file */
 	SHOWN_SCALAR_MAX     = 48,      /* longer values are cut in messages */
@@ -170,6 +178,7 @@ struct parser {
 	const yaml_node_t **supernet_nodes;
 	bool supernets_complete;        /* every entry parsed: containment is decidable */
 	const yaml_node_t **frontend_nodes;
+	const yaml_node_t **probe_nodes;
 	const yaml_node_t *gateway_node;
 	struct rail_source *rails;
 	struct node_source *nodes;
@@ -991,14 +1000,54 @@ static void parse_nodes(struct parser *p, const yaml_node_t *list)
 		parse_node(p, list_item(p, list, i), &p->cfg->nodes[i], &p->nodes[i]);
 }
 
+enum probe_key { PROBE_TARGETS, PROBE_PORT, PROBE_NKEYS };
+static const struct key_spec probe_keys[PROBE_NKEYS] = {
+	[PROBE_TARGETS] = { "targets", false },
+	[PROBE_PORT]    = { "port", false },
+};
+
+static void parse_probe(struct parser *p, const yaml_node_t *map)
+{
+	const yaml_node_t *v[PROBE_NKEYS], *list;
+	struct rg_config *c = p->cfg;
+	size_t i, n;
+	char label[64];
+
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "'probe'"))
+		return;
+	collect_keys(p, map, "in probe", probe_keys, PROBE_NKEYS, v);
+	if (v[PROBE_PORT])
+		parse_int_node(p, v[PROBE_PORT], "port", 1, 65535, &c->probe_port);
+	list = v[PROBE_TARGETS];
+	if (!list || !expect_list(p, list, "targets", false))
+		return;
+	n = list_length(list);
+	if (n > PROBE_TARGETS_MAX) {
+		error_node(p, list, "too many probe targets (%zu, at most %d)", n, PROBE_TARGETS_MAX);
+		return;
+	}
+	entry_label(label, sizeof(label), "targets");
+	c->probe_targets = parser_calloc(p, n, sizeof(*c->probe_targets));
+	p->probe_nodes = parser_calloc(p, n, sizeof(*p->probe_nodes));
+	if (!c->probe_targets || !p->probe_nodes)
+		return;
+	for (i = 0; i < n; i++) {
+		const yaml_node_t *item = list_item(p, list, i);
+
+		if (parse_ipv4_node(p, item, label, &c->probe_targets[c->n_probe_targets]))
+			p->probe_nodes[c->n_probe_targets++] = item;
+	}
+}
+
 enum spec_key { SPEC_SUPERNETS, SPEC_COMPUTENET, SPEC_RAILS, SPEC_DATAPATH,
-		SPEC_NODES, SPEC_NKEYS };
+		SPEC_NODES, SPEC_PROBE, SPEC_NKEYS };
 static const struct key_spec spec_keys[SPEC_NKEYS] = {
 	[SPEC_SUPERNETS]  = { "supernets", true },
 	[SPEC_COMPUTENET] = { "computenet", true },
 	[SPEC_RAILS]      = { "rails", true },
 	[SPEC_DATAPATH]   = { "datapath", false },
 	[SPEC_NODES]      = { "nodes", false },
+	[SPEC_PROBE]      = { "probe", false },
 };
 
 static void parse_spec(struct parser *p, const yaml_node_t *map)
@@ -1022,6 +1071,8 @@ static void parse_spec(struct parser *p, const yaml_node_t *map)
 		parse_datapath(p, v[SPEC_DATAPATH]);
 	if (v[SPEC_NODES])
 		parse_nodes(p, v[SPEC_NODES]);
+	if (v[SPEC_PROBE])
+		parse_probe(p, v[SPEC_PROBE]);
 }
 
 enum root_key { ROOT_API_VERSION, ROOT_KIND, ROOT_METADATA, ROOT_SPEC, ROOT_NKEYS };
@@ -1267,6 +1318,50 @@ static void check_nodes(struct parser *p)
 	}
 }
 
+/*
+ * A probe target must be something the probe's verdict means anything
+ * for: inside a rail or a front-end prefix, and never a rail's gateway:
+ * the switch answers its own addresses even when it does not route
+ * between rails (Scenario 2), so a gateway always looks reachable.
+ */
+static void check_probe_targets(struct parser *p)
+{
+	const struct rg_config *c = p->cfg;
+	size_t i, j;
+
+	for (i = 0; i < c->n_probe_targets; i++) {
+		uint32_t t = c->probe_targets[i];
+		const yaml_node_t *at = p->probe_nodes[i];
+		bool inside = false;
+
+		for (j = 0; j < i; j++)
+			if (c->probe_targets[j] == t)
+				break;
+		if (j < i) {
+			error_node(p, at, "duplicate probe target %s (first at line %u)",
+				   ipv4_text(t).s, node_pos(p->probe_nodes[j]).line);
+			continue;
+		}
+		for (j = 0; j < c->n_rails; j++) {
+			if (p->rails[j].gateway && c->rails[j].gateway == t)
+				break;
+			if (p->rails[j].subnet && rg_cidr_contains(c->rails[j].subnet, t))
+				inside = true;
+		}
+		if (j < c->n_rails) {
+			error_node(p, at, "probe target %s is the gateway of rail %s: the switch answers its own addresses even when it does not route between rails; name an address beyond it",
+				   ipv4_text(t).s, rail_label(c, j).s);
+			continue;
+		}
+		for (j = 0; j < c->computenet.n_frontend; j++)
+			if (rg_cidr_contains(c->computenet.frontend[j], t))
+				inside = true;
+		if (!inside)
+			error_node(p, at, "probe target %s is in no rail and no front-end prefix",
+				   ipv4_text(t).s);
+	}
+}
+
 static void check_config(struct parser *p)
 {
 	check_supernets(p);
@@ -1277,6 +1372,7 @@ static void check_config(struct parser *p)
 		check_rails(p);
 	if (p->nodes)
 		check_nodes(p);
+	check_probe_targets(p);
 }
 
 /* ---- entry points ------------------------------------------------------ */
@@ -1374,6 +1470,7 @@ static void free_sources(struct parser *p)
 	free(p->nodes);
 	free(p->supernet_nodes);
 	free(p->frontend_nodes);
+	free(p->probe_nodes);
 }
 
 int rg_config_parse(const char *name, const char *yaml, size_t len,
@@ -1497,6 +1594,7 @@ void rg_config_free(struct rg_config *cfg)
 	free(cfg->rails);
 	free(cfg->supernets);
 	free(cfg->computenet.frontend);
+	free(cfg->probe_targets);
 	free(cfg->nodes);
 	free(cfg->path);
 	memset(cfg, 0, sizeof(*cfg));

@@ -78,6 +78,10 @@ struct rg_config {
 
 	enum rg_config_mode mode;
 	bool     anti_spoof;          /* default true */
+
+	uint32_t *probe_targets;      /* spec.probe.targets: what `railgate probe` sends to */
+	size_t   n_probe_targets;
+	int      probe_port;          /* spec.probe.port: the targets' UDP responder, 0 = default */
 };
 
 /* One error per entry, already formatted "FILE:LINE:COL: message". */

@@ -101,8 +101,8 @@ jumbo_crosses() {
 
 # capture_tagged VID: one echo request from n0-p0 (rail 0, tagged VID by
 # n0's railgate) arrives at the switch port of n0's uplink carrying the
-# tag.  The switch has no VLAN netdevs, so nothing answers: the capture is
-# the proof (docs/testbed.md).
+# tag (a capture sees it before the switch's trunk program pops it,
+# docs/testbed.md).
 capture_tagged() {
 	local vid=$1 pcap="$TB_STATE/vlan.txt" tpid i
 	ip netns exec "$TB_PREFIX-sw" timeout 5 tcpdump -l -nn -e -c 1 -Q in -i up-n0 \

@@ -108,7 +108,7 @@ static const struct bad_case bad_cases[] = {
 	/* ---- spec structure ---- */
 	{ "unknown key in spec (typo)", HEADER SUPERNETS COMPUTENET "  rail:\n" RAIL0,
 	  { "t.yaml:6:3: missing required key 'rails' in spec",
-	    "t.yaml:10:3: unknown key 'rail' in spec (expected one of: supernets, computenet, rails, datapath, nodes)" } },
+	    "t.yaml:10:3: unknown key 'rail' in spec (expected one of: supernets, computenet, rails, datapath, nodes, probe)" } },
 	{ "unknown key in rail (typo): reported with the key it lacks",
 	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      represntors: [pf0vf*]\n",
 	  { "t.yaml:11:7: missing required key 'representors' in rail",
@@ -251,6 +251,20 @@ static const struct bad_case bad_cases[] = {
 	  { "t.yaml:21:16: computenet gateway 10.0.9.1 is inside supernet 10.0.0.0/16; it must be outside every supernet" } },
 	{ "node name with capitals never matches", GOOD "  nodes:\n    - name: GPU-1\n",
 	  { "t.yaml:20:13: node name 'GPU-1' is invalid: Kubernetes node names are lowercase letters, digits, '-' and '.'" } },
+
+	/* ---- spec.probe ---- */
+	{ "probe target is a rail's gateway", GOOD "  probe:\n    targets: [10.0.1.20, 10.0.1.1]\n",
+	  { "t.yaml:20:26: probe target 10.0.1.1 is the gateway of rail rail1: the switch answers its own addresses even when it does not route between rails; name an address beyond it" } },
+	{ "probe target in no rail", GOOD "  probe:\n    targets: [10.0.9.20]\n",
+	  { "t.yaml:20:15: probe target 10.0.9.20 is in no rail and no front-end prefix" } },
+	{ "probe target twice", GOOD "  probe:\n    targets:\n      - 10.0.0.20\n      - 10.0.0.20\n",
+	  { "t.yaml:22:9: duplicate probe target 10.0.0.20 (first at line 21)" } },
+	{ "probe target not an address", GOOD "  probe:\n    targets: [10.0.0.x]\n",
+	  { "t.yaml:20:15: invalid IPv4 address '10.0.0.x' (expected A.B.C.D)" } },
+	{ "probe port out of range", GOOD "  probe:\n    port: 0\n",
+	  { "t.yaml:20:11: port 0 is out of range 1..65535" } },
+	{ "probe with an unknown key", GOOD "  probe:\n    target: [10.0.0.20]\n",
+	  { "t.yaml:20:5: unknown key 'target' in probe (expected one of: targets, port)" } },
 
 	/* ---- several errors, all reported, in source order ---- */
 	{ "three errors in one file",
@@ -439,6 +453,22 @@ static void test_defaults(void **state)
 	assert_false(cfg.computenet.has_gateway_mac);
 	assert_false(cfg.computenet.uplink_discover);
 	assert_int_equal(cfg.n_nodes, 0);
+	assert_int_equal(cfg.n_probe_targets, 0);
+	rg_config_free(&cfg);
+}
+
+/* spec.probe.targets: rail and front-end addresses, kept in order. */
+static void test_probe_targets(void **state)
+{
+	struct rg_config cfg;
+
+	parse_ok(HEADER SUPERNETS COMPUTENET "    frontend: [192.168.0.0/16]\n" RAILS RAIL0 RAIL1
+		 "  probe:\n    targets: [10.0.1.11, 192.168.0.10, 10.0.0.11]\n    port: 7777\n", &cfg);
+	assert_int_equal(cfg.n_probe_targets, 3);
+	assert_int_equal(cfg.probe_port, 7777);
+	assert_int_equal(cfg.probe_targets[0], IP(10, 0, 1, 11));
+	assert_int_equal(cfg.probe_targets[1], IP(192, 168, 0, 10));
+	assert_int_equal(cfg.probe_targets[2], IP(10, 0, 0, 11));
 	rg_config_free(&cfg);
 }
 
@@ -844,6 +874,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_example_file),
 	cmocka_unit_test(test_defaults),
 	cmocka_unit_test(test_all_options),
+	cmocka_unit_test(test_probe_targets),
 	cmocka_unit_test(test_modes),
 	cmocka_unit_test(test_node_overrides),
 	cmocka_unit_test(test_rail_count_limit),

@@ -27,6 +27,7 @@ struct prefix_judgement {
 	enum plan_state state;
 	bool shadowed;               /* a part of it is routed another way */
 	char why[RG_POD_MSG_LEN];    /* for TAKEN or shadowed */
+	const struct pod_route *route; /* the route that takes or shadows it */
 };
 
 /* What a multi-homed pod needs on each rail interface: replies may arrive
@@ -178,6 +179,7 @@ static void judge_prefix(struct pod_view *v, const struct rg_pod_plan *plan, siz
 			continue;    /* keep the first, most telling message */
 		else
 			j->shadowed = true;
+		j->route = r;
 		rg_cidr_str(dst.addr, dst.len, pdst);
 		snprintf(j->why, sizeof(j->why), "the pod already routes %s %s%s%s",
 			 rg_cidr_str(r->dst.addr, r->dst.len, rdst),
@@ -188,8 +190,8 @@ static void judge_prefix(struct pod_view *v, const struct rg_pod_plan *plan, siz
 
 /* A default route out of the rail interface sends everything not in the
  * supernets to the rail switch: the loop risk of Scenario 5. */
-static bool default_via_rail(struct pod_view *v, int oif, char *why, size_t whylen,
-			     const char *ifname)
+static const struct pod_route *default_via_rail(struct pod_view *v, int oif, char *why,
+						size_t whylen, const char *ifname)
 {
 	char way[96];
 
@@ -201,10 +203,33 @@ static bool default_via_rail(struct pod_view *v, int oif, char *why, size_t whyl
 			snprintf(why, whylen,
 				 "the pod has a default route %s: the rail interface %s would capture traffic meant for other networks (routing loop risk)",
 				 pod_view_describe(v, r, way, sizeof(way)), ifname);
-			return true;
+			return r;
 		}
 	}
-	return false;
+	return NULL;
+}
+
+/* The conflicting route as `ip route del` takes it, for a caller that
+ * names the fix (railgate doctor); the first conflict only. */
+static void note_conflict(struct pod_view *v, const struct pod_route *r,
+			  struct rg_pod_report *rep)
+{
+	char dst[RG_CIDR_STR_LEN], way[96];
+
+	if (!r || rep->conflict[0] || r->multipath)
+		return;
+	if (r->dst.len)
+		rg_cidr_str(r->dst.addr, r->dst.len, dst);
+	else
+		snprintf(dst, sizeof(dst), "default");
+	if (r->type == RTN_UNICAST)
+		snprintf(rep->conflict, sizeof(rep->conflict), "%s %s", dst,
+			 pod_view_describe(v, r, way, sizeof(way)));
+	else
+		snprintf(rep->conflict, sizeof(rep->conflict), "%s %s",
+			 pod_view_describe(v, r, way, sizeof(way)), dst);
+	rep->conflict_default = r->dst.len == 0;
+	rep->conflict_gw = r->has_gw ? r->gw : 0;
 }
 
 /*
@@ -217,8 +242,10 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 		      struct rg_pod_report *rep, char *err, size_t errlen)
 {
 	char why[RG_POD_MSG_LEN];
+	const struct pod_route *def = default_via_rail(v, oif, why, sizeof(why), plan->ifname);
 
-	if (default_via_rail(v, oif, why, sizeof(why), plan->ifname)) {
+	if (def) {
+		note_conflict(v, def, rep);
 		if (policy == RG_POD_CONFLICT_ERROR)
 			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, errlen, -EEXIST, "%s", why));
 		report_warn(rep, why);
@@ -227,6 +254,7 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 		judge_prefix(v, plan, i, oif, &j[i]);
 		if (j[i].state != PLAN_TAKEN && !j[i].shadowed)
 			continue;
+		note_conflict(v, j[i].route, rep);
 		if (policy == RG_POD_CONFLICT_ERROR)
 			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, errlen, -EEXIST, "%s", j[i].why));
 		report_warn(rep, j[i].why);
@@ -514,6 +542,8 @@ static int check_main(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 			continue;    /* warned about and left alone */
 		rg_cidr_str(r.dst.addr, r.dst.len, d);
 		rg_ip_str(r.gateway, g);
+		if (j[i].state == PLAN_TAKEN)
+			note_conflict(v, j[i].route, rep);
 		if (j[i].state == PLAN_TAKEN)
 			return check_missing(rep, err, errlen,
 					     "route %s points elsewhere: %s, railgate expects via %s dev %s",

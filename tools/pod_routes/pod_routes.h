@@ -130,6 +130,12 @@ struct rg_pod_report {
 	size_t   n_rules;            /* rules added, removed or verified */
 	char     warnings[RG_POD_ROUTES_MAX][RG_POD_MSG_LEN];
 	size_t   n_warnings;
+	/* ADD/CHECK: the first route in main that conflicts with the plan, as
+	 * `ip route del` takes it ("default via 10.0.0.1 dev net0",
+	 * "blackhole 10.0.0.0/16"); "" when none or a multipath route. */
+	char     conflict[RG_POD_MSG_LEN];
+	bool     conflict_default;   /* it is a default route */
+	uint32_t conflict_gw;        /* its gateway, 0 when none */
 };
 
 /* An IPv4 address found in the pod. */

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <arpa/inet.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cli.h"
+#include "../../loader/datapath.h"
 
 unsigned cli_mask_len(uint32_t mask)
 {
@@ -46,4 +50,29 @@ const char *cli_route_desc(uint32_t entry, const struct rg_rail rails[RG_MAX_RAI
 		snprintf(buf, n, "pass");
 	}
 	return buf;
+}
+
+int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t n)
+{
+	int ret = rg_datapath_lock(dp, pin_dir, err, n);
+
+	if (!ret)
+		ret = rg_datapath_open(dp, false, err, n);
+	if (dp->lock_fd >= 0) {   /* readers do not hold the lock */
+		close(dp->lock_fd);
+		dp->lock_fd = -1;
+	}
+	return ret;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "railgate %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(railgate %s --help for usage)\n", cmd);
+	return 2;
 }

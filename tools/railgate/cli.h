@@ -16,6 +16,16 @@ unsigned cli_mask_len(uint32_t mask);
 /* Load and validate; every error goes to stderr as FILE:LINE:COL: msg. */
 int cli_load_config(const char *path, struct rg_config *cfg);
 
+/* "railgate CMD: <message>" and the --help hint on stderr; returns the
+ * usage exit code (2). */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct rg_datapath;
+/* Open the running datapath's maps for reading (the pin lock is taken only
+ * while opening); 0, or -errno with why in err (not up, ...).  The caller
+ * closes dp with rg_datapath_close, also on failure. */
+int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t n);
+
 /* Describe a route entry: "rail rail1", "frontend", "drop no_route", "pass". */
 const char *cli_route_desc(uint32_t entry, const struct rg_rail rails[RG_MAX_RAILS],
 			   char *buf, size_t n);

@@ -79,14 +79,8 @@ bad:
 static int open_running(const struct rg_global_opts *g, struct rg_datapath *dp, const char *cmd)
 {
 	char err[512];
-	int ret = rg_datapath_lock(dp, g->pin_dir, err, sizeof(err));
+	int ret = cli_open_datapath(g->pin_dir, dp, err, sizeof(err));
 
-	if (!ret)
-		ret = rg_datapath_open(dp, false, err, sizeof(err));
-	if (dp->lock_fd >= 0) {   /* readers do not hold the lock */
-		close(dp->lock_fd);
-		dp->lock_fd = -1;
-	}
 	if (ret)
 		fprintf(stderr, "railgate %s: %s\n", cmd, err);
 	return ret;

@@ -24,6 +24,10 @@ static void usage(FILE *f)
 "  run    -c FILE [--metrics ADDR:PORT] [--keep] [--node-name NAME]\n"
 "         [--log-format plain|json] [--check-args]   the node daemon\n"
 "  route  add|del|check --netns NAME|--pid PID ...  put the supernet routes into a pod\n"
+"  probe  --netns NAME|--pid PID [--to IP...] [--count N] [--json]\n"
+"                                 loss and RTT from each rail of a pod, where frames died\n"
+"  doctor [--netns NAME | --pid PID | --all-pods] [--json]\n"
+"                                 which failure scenario breaks this node or a pod\n"
 "\n"
 "The pin directory defaults to %s ($RAILGATE_PIN_DIR overrides).\n",
 		RG_DEFAULT_PIN_DIR);
@@ -49,6 +53,8 @@ static const struct rg_command commands[] = {
 	{ "lookup", rg_cmd_lookup },
 	{ "run",    rg_cmd_run },
 	{ "route",  cmd_route_adapter },
+	{ "probe",  rg_cmd_probe },
+	{ "doctor", rg_cmd_doctor },
 };
 
 int main(int argc, char **argv)

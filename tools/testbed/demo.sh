@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # `make demo`: the cross-rail failures of docs/failure-scenarios.md on a namespace cluster, and
-# railgate fixing them.  About a minute; every packet is bounded (ping -c N
+# railgate fixing them, then railgate doctor diagnosing a broken pod.  About a minute; every packet is bounded (ping -c N
 # -W 1); the cluster is torn down on exit, on failure and on Ctrl-C.
 #   NODES=16 RAILS=8 by default; DEMO_PAUSE=SECS between screens (default 3).
 set -euo pipefail
@@ -203,6 +203,38 @@ stats() {
 	show "$TB" exec n0 "$RAILGATE" stats
 }
 
+# railgate doctor on a broken pod: n0's all-rails pod gets its first rail
+# attached again through a chain without railgate-cni (Scenario 3, as
+# testbed.sh break 3 does it); doctor names it, the fix it prints is run
+# as is, doctor passes.
+doctor_cmd() {
+	tb exec n0 "$RAILGATE" doctor -c "$TB_STATE/doctor-n0.yaml" --netns "$TB_PREFIX-n0-all" \
+		--cni-results "$TB_STATE/cni/cache/results" --sample 0.5 "$@"
+}
+doctor_shown() {
+	local out rc=0
+	printf '\033[2m$ testbed.sh exec n0 railgate doctor -c doctor-n0.yaml --netns %s-n0-all --cni-results ...\033[0m\n' "$TB_PREFIX"
+	out=$(doctor_cmd) || rc=$?
+	grep -v '^ok ' <<<"$out" | cut -c1-180 || true
+	echo "(exit $rc; the ok lines are left out)"
+}
+doctor() {
+	local fix
+	screen "railgate doctor: a pod attached without railgate-cni (Scenario 3)"
+	{
+		cat "$TB_STATE/railgate-n0.yaml"
+		echo "  probe:"
+		echo "    targets: [$(pod_ip 1 1), $(pod_ip 1 $((RAILS - 1))), 192.168.0.10]"
+	} >"$TB_STATE/doctor-n0.yaml"
+	show "$TB" break 3 n0-all
+	doctor_shown
+	# doctor exits 1 while something fails: the JSON is what counts here
+	fix=$(doctor_cmd --json | jq -r 'first(.checks[] | select(.status == "fail" and .fix.command != null) | .fix.command) // ""') || true
+	echo "The fix doctor printed, run as is:"
+	[ -n "$fix" ] && show "$TB" exec n0 sh -c "$fix"
+	doctor_shown
+}
+
 main() {
 	"$REPO_DIR/tools/install-deps.sh"
 	[ -x "$RAILGATE" ] || { echo "demo: $RAILGATE is missing: run make" >&2; exit 1; }
@@ -222,6 +254,7 @@ main() {
 	intra_rail
 	front_end
 	stats
+	doctor
 }
 
 main "$@"

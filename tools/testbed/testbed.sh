@@ -12,6 +12,8 @@
 #   testbed.sh routes none|supernet   remove/add the pods' supernet+frontend routes
 #   testbed.sh pod add|check|del NODE all|two [RAIL...]
 #                                     a multi-VF pod through the real CNI chain
+#   testbed.sh break SCENARIO [TARGET] put the cluster into a failure scenario
+#   testbed.sh heal                   undo every break, last first
 #   testbed.sh list                   show the running testbed
 #   testbed.sh gc                     remove testbeds whose owner process died
 #
@@ -78,7 +80,7 @@ say() {
 }
 
 usage() {
-	sed -n '4,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -404,6 +406,38 @@ wait_bridges_forwarding() {
 	done < <(echo "$P-fab"; for ((n = 0; n < NODES; n++)); do echo "$P-n$n"; done)
 }
 
+# The switch's trunk ports: tools/testbed/trunk.bpf.c on tc ingress of
+# every up-n<n> pops the tag of a tagged rail's frames whose VID the trunk
+# carries (rail r: VID 100+r, what `config` with VLAN=1 gives railgate)
+# and drops the rest.  One program, pinned in the testbed's bpffs, shared
+# by every port; its VID map decides what the trunk carries.
+readonly VLAN_BASE=100
+TRUNK_OBJ=$REPO_DIR/build/trunk.bpf.o
+trunk_dir() { echo "$TB_STATE/bpffs/sw"; }
+
+# vid_entry VID RAIL|none: the bpftool batch line admitting (or not) VID.
+vid_entry() {
+	local vid=$1 r=$2 val="0 0 0 0 0 0 0 0"
+	[ "$r" = none ] || val="10 0 $r 0 255 255 255 0"
+	echo "map update pinned $(trunk_dir)/maps/trunk_vids key $((vid & 255)) $((vid >> 8)) 0 0 value $val"
+}
+
+attach_trunk() {
+	local d n r
+	d=$(trunk_dir)
+	[ -f "$TRUNK_OBJ" ] || die "build/trunk.bpf.o is missing: run make"
+	mkdir -p "$d/maps"
+	bpftool prog load "$TRUNK_OBJ" "$d/trunk" type classifier pinmaps "$d/maps" ||
+		die "loading the switch's trunk program failed"
+	for ((r = 0; r < RAILS; r++)); do
+		vid_entry $((VLAN_BASE + r)) "$r"
+	done | bpftool batch file - >/dev/null || die "filling the trunk's VID map failed"
+	for ((n = 0; n < NODES; n++)); do
+		echo "qdisc add dev up-n$n clsact"
+		echo "filter add dev up-n$n ingress bpf direct-action object-pinned $d/trunk"
+	done | ip netns exec "$P-sw" tc -batch - || die "attaching the trunk program to the switch's ports failed"
+}
+
 mount_bpffs() {
 	local n
 	mkdir -p "$TB_STATE/bpffs"
@@ -438,6 +472,7 @@ build() {
 	pods_send_wire_frames
 	wait_bridges_forwarding
 	mount_bpffs
+	attach_trunk
 }
 
 up_failed() {
@@ -539,7 +574,7 @@ EOF
       gateway: $(rail_gw "$r")
       representors: ["pf${r}vf*"]
 EOF
-		[ "${VLAN:-0}" = 1 ] && echo "      vlan: $((100 + r))"
+		[ "${VLAN:-0}" = 1 ] && echo "      vlan: $((VLAN_BASE + r))"
 	done
 	cat <<EOF
   datapath:
@@ -681,6 +716,173 @@ cmd_pod() {
 	esac
 }
 
+# ---- breaking it: the field report's scenarios -------------------------------
+#
+# break SCENARIO [TARGET] puts the running cluster into a scenario of
+# docs/failure-scenarios.md the way it happens in a real cluster, and
+# records it in $TB_STATE/breaks; heal undoes every recorded break, last
+# first (each undo is idempotent: healing what an operator already fixed
+# is fine).  TARGET is a pod (n<n>-all, n<n>-two, n<n>-p<r>) or a node
+# (n<n>); the default is n0-all (n0 for node scenarios).
+#   1 POD    the pod's first rail interface loses its supernet routes
+#   2 NODE   railgate is not running on the node (railgate down)
+#   3 POD    the pod's first rail is attached again without railgate-cni
+#   4 POD    an iptables(-nft) REJECT of traffic to rail 1 in the pod
+#   5 POD    a default route through the pod's first rail interface
+#   6 NODE   the node's uplink MTU below the rails' (the MTU half)
+#   6-vlan RAIL  the switch's trunk ports stop carrying the rail's VID
+#            (default rail 1; railgate tags rail r with 100+r given VLAN=1)
+
+# pod_ns POD: the namespace of a pod name, or die.
+pod_ns() {
+	[[ "$1" =~ ^n[0-9]+-(all|two|p[0-9]+)$ ]] || die "break: POD is n<n>-all, n<n>-two or n<n>-p<r>, got '$1'"
+	[ -e "/run/netns/$P-$1" ] || die "break: no pod $1 (testbed.sh pod add ...)"
+	echo "$P-$1"
+}
+
+# pod_first_rail POD: the rail index and interface of the pod's first rail.
+pod_first_rail() {
+	case "$1" in
+	*-all) echo "0 net0" ;;
+	*-two) echo "$((RAILS >= 2 ? RAILS - 2 : 0)) net$((RAILS >= 2 ? RAILS - 2 : 0))" ;;
+	*-p*) echo "${1##*-p} net1" ;;
+	esac
+}
+
+node_of() { echo "${1%%-*}"; }
+
+# The config railgate runs with on a node (`testbed.sh config`), kept in
+# the state directory so a heal and an operator name the same file.
+node_config() {
+	local f=$TB_STATE/railgate-$1.yaml
+	[ -f "$f" ] || cmd_config "$1" >"$f"
+	echo "$f"
+}
+
+in_node() { local n=$1; shift; ip netns exec "$P-$n" env "RAILGATE_PIN_DIR=$TB_STATE/bpffs/$n" "$@"; }
+
+break_1() {
+	local ns r dev
+	ns=$(pod_ns "$1")
+	read -r r dev < <(pod_first_rail "$1")
+	case "$1" in
+	*-p*) gen_pod_routes flush "$r" | ip -n "$ns" -batch - ;;
+	*) in_node "$(node_of "$1")" "$REPO_DIR/build/railgate" route del --netns "$ns" --dev "$dev" >/dev/null ;;
+	esac
+}
+heal_1() {
+	local ns r dev
+	ns=$(pod_ns "$1")
+	read -r r dev < <(pod_first_rail "$1")
+	case "$1" in
+	*-p*) gen_pod_routes replace "$r" | ip -n "$ns" -batch - ;;
+	*) in_node "$(node_of "$1")" "$REPO_DIR/build/railgate" route add --netns "$ns" --dev "$dev" \
+		-c "$TB_STATE/cni/rails.yaml" >/dev/null ;;
+	esac
+}
+
+break_2() {
+	in_node "$1" "$REPO_DIR/build/railgate" down >/dev/null
+}
+heal_2() {
+	in_node "$1" "$REPO_DIR/build/railgate" up -c "$(node_config "$1")" >/dev/null
+}
+
+# Scenario 3: the attachment's chain without railgate-cni, as a cluster
+# whose NetworkAttachmentDefinition lacks it; the IPAM (static) gives no
+# supernet route.
+reattach() {   # reattach POD WITH_RAILGATE: DEL and ADD the first rail's chain
+	local pod=$1 with=$2 r dev n conf
+	read -r r dev < <(pod_first_rail "$pod")
+	n=$(node_of "$pod")
+	n=${n#n}
+	conf=$TB_STATE/cni/conf/$pod-rail$r.conflist
+	[ -f "$conf" ] || die "break 3: $pod is not a multi-VF pod (testbed.sh pod add)"
+	libcni del "$n" "$pod" "$r" || die "break 3: CNI DEL of $dev in $pod failed"
+	[ -f "$conf.with-railgate" ] || cp "$conf" "$conf.with-railgate"
+	if [ "$with" = yes ]; then
+		cp "$conf.with-railgate" "$conf"
+	else
+		jq '.plugins |= map(select(.type != "railgate"))' "$conf.with-railgate" >"$conf"
+	fi
+	libcni add "$n" "$pod" "$r" >"$TB_STATE/cni/$pod-rail$r.result" ||
+		die "break 3: CNI ADD of $dev in $pod failed"
+	nsenter --net="/run/netns/$P-$pod" ethtool -K "$dev" tx off gso off >/dev/null
+}
+break_3() { pod_ns "$1" >/dev/null && reattach "$1" no; }
+heal_3() { pod_ns "$1" >/dev/null && reattach "$1" yes; }
+
+# Scenario 4: the shape a multi-network policy controller writes, through
+# iptables-nft (libnftables shows its target as {"xt": ...}).
+break_4() {
+	local ns
+	ns=$(pod_ns "$1")
+	ip netns exec "$ns" iptables -w -A OUTPUT -d 10.0.1.0/24 -j REJECT
+}
+heal_4() {
+	local ns
+	ns=$(pod_ns "$1")
+	while ip netns exec "$ns" iptables -w -D OUTPUT -d 10.0.1.0/24 -j REJECT 2>/dev/null; do :; done
+}
+
+break_5() {
+	local ns r dev
+	ns=$(pod_ns "$1")
+	read -r r dev < <(pod_first_rail "$1")
+	ip -n "$ns" route add default via "$(rail_gw "$r")" dev "$dev"
+}
+heal_5() {
+	local ns r dev
+	ns=$(pod_ns "$1")
+	read -r r dev < <(pod_first_rail "$1")
+	ip -n "$ns" route del default via "$(rail_gw "$r")" dev "$dev" 2>/dev/null || true
+}
+
+readonly BREAK_MTU=1400
+break_6() { ip -n "$P-$1" link set dev uplink0 mtu $BREAK_MTU; }
+heal_6() { ip -n "$P-$1" link set dev uplink0 mtu "$MTU"; }
+
+# Scenario 6's VLAN half: the trunk toward the nodes does not carry one
+# rail's VLAN; its tagged frames die at the switch.
+break_6vlan() { vid_entry $((VLAN_BASE + $1)) none | bpftool batch file - >/dev/null; }
+heal_6vlan() { vid_entry $((VLAN_BASE + $1)) "$1" | bpftool batch file - >/dev/null; }
+
+cmd_break() {
+	[ "$#" -ge 1 ] && [ "$#" -le 2 ] || usage
+	local s=$1 target=${2:-}
+	load_state
+	case "$s" in
+	1 | 3 | 4 | 5) target=${target:-n0-all} ;;
+	2 | 6)
+		target=${target:-n0}
+		[[ "$target" =~ ^n([0-9]+)$ ]] && in_range "${BASH_REMATCH[1]}" 0 $((NODES - 1)) ||
+			die "break $s: TARGET is a node n0..n$((NODES - 1)), got '$target'"
+		;;
+	6-vlan)
+		target=${target:-1}
+		in_range "$target" 0 $((RAILS - 1)) || die "break 6-vlan: TARGET is a rail 0..$((RAILS - 1)), got '$target'"
+		;;
+	*) die "break: SCENARIO is 1..6 or 6-vlan, got '$s'" ;;
+	esac
+	"break_${s/-/}" "$target"
+	echo "$s $target" >>"$TB_STATE/breaks"
+	say "break: scenario $s on $target (testbed.sh heal undoes it)"
+}
+
+cmd_heal() {
+	[ "$#" -eq 0 ] || usage
+	load_state
+	local lines=() i s target
+	[ -f "$TB_STATE/breaks" ] && mapfile -t lines <"$TB_STATE/breaks"
+	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+		read -r s target <<<"${lines[$i]}"
+		[[ "$s" =~ ^([1-6]|6-vlan)$ ]] || continue
+		"heal_${s/-/}" "$target"
+	done
+	rm -f "$TB_STATE/breaks"
+	say "heal: undid ${#lines[@]} break(s)"
+}
+
 cmd_list() {
 	[ "$#" -eq 0 ] || usage
 	load_state
@@ -731,6 +933,8 @@ main() {
 	config) cmd_config "$@" ;;
 	routes) cmd_routes "$@" ;;
 	pod) cmd_pod "$@" ;;
+	break) cmd_break "$@" ;;
+	heal) cmd_heal "$@" ;;
 	list) cmd_list "$@" ;;
 	gc) cmd_gc "$@" ;;
 	-h | --help | help) usage ;;
