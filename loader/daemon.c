@@ -111,21 +111,6 @@ static void set_uplink_up(struct daemon *d, int up)
 
 /* ---- the running datapath, read from the pins ---------------------------- */
 
-/* Open the pinned maps without holding the lock afterwards (as the
- * read-only commands do): the daemon's own applies take it again. */
-static int open_pins(const char *pin_dir, struct rg_datapath *dp, char *err, size_t n)
-{
-	int ret = rg_datapath_lock(dp, pin_dir, err, n);
-
-	if (!ret)
-		ret = rg_datapath_open(dp, false, err, n);
-	if (dp->lock_fd >= 0) {
-		close(dp->lock_fd);
-		dp->lock_fd = -1;
-	}
-	return ret;
-}
-
 static bool rep_of(const struct rg_datapath *dp, int ifindex, struct rg_representor *rep)
 {
 	memset(rep, 0, sizeof(*rep));
@@ -147,7 +132,7 @@ static void refresh_running(struct daemon *d)
 	char err[256];
 
 	d->n_attached = 0;
-	if (open_pins(d->o->pin_dir, &dp, err, sizeof(err))) {
+	if (rg_datapath_open_readonly(&dp, d->o->pin_dir, err, sizeof(err))) {
 		rg_datapath_close(&dp);
 		return;
 	}
@@ -239,7 +224,7 @@ static bool compute_ready(struct daemon *d, char *why, size_t n)
 		snprintf(why, n, "the last apply failed (see the log); retrying");
 		return false;
 	}
-	if (open_pins(d->o->pin_dir, &dp, err, sizeof(err))) {
+	if (rg_datapath_open_readonly(&dp, d->o->pin_dir, err, sizeof(err))) {
 		snprintf(why, n, "%s", err);
 		rg_datapath_close(&dp);
 		return false;
@@ -316,7 +301,7 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 	s.uplink_up = d->sh.uplink_up;
 	pthread_mutex_unlock(&d->sh.lock);
 
-	if (!open_pins(d->o->pin_dir, &dp, err, sizeof(err)) &&
+	if (!rg_datapath_open_readonly(&dp, d->o->pin_dir, err, sizeof(err)) &&
 	    !rg_map_set_read_stats(&dp.maps, counters, err, sizeof(err)) &&
 	    !rg_datapath_active_rails(&dp, rails) &&
 	    !rg_datapath_links(&dp, &links, &n_links) &&
@@ -339,6 +324,20 @@ out:
 	return ret;
 }
 
+/* The pins are still there: the loop's last verdict cannot see a `down`
+ * or an unmount that happened since, so every probe looks again. */
+static bool datapath_present(const struct daemon *d, char *reason, size_t n)
+{
+	struct rg_datapath dp;
+	char err[256];
+	bool ok = !rg_datapath_open_readonly(&dp, d->o->pin_dir, err, sizeof(err));
+
+	if (!ok)
+		snprintf(reason, n, "the pinned datapath is gone: %s", err);
+	rg_datapath_close(&dp);
+	return ok;
+}
+
 static bool daemon_ready(void *ctx, char *reason, size_t n)
 {
 	struct daemon *d = ctx;
@@ -348,7 +347,7 @@ static bool daemon_ready(void *ctx, char *reason, size_t n)
 	ready = d->sh.ready;
 	snprintf(reason, n, "%s", d->sh.reason);
 	pthread_mutex_unlock(&d->sh.lock);
-	return ready;
+	return ready && datapath_present(d, reason, n);
 }
 
 /* ---- applying ------------------------------------------------------------------ */

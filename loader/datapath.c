@@ -48,11 +48,9 @@ static void path_join(char *out, size_t n, const char *a, const char *b)
 	snprintf(out, n, "%s/%s", a, b);
 }
 
-int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n)
+/* A closed datapath of root: nothing open, nothing locked. */
+static void datapath_init(struct rg_datapath *dp, const char *root)
 {
-	struct statfs st;
-	int ret;
-
 	memset(dp, 0, sizeof(*dp));
 	dp->lock_fd = -1;
 	for (int i = 0; i < RG_PROG_COUNT; i++)
@@ -60,19 +58,69 @@ int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t
 	rg_map_set_init(&dp->maps);
 	snprintf(dp->root, sizeof(dp->root), "%s", root);
 	snprintf(dp->dir, sizeof(dp->dir), "%s/v%d", root, RG_ABI_VERSION);
+}
 
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * flock the pin root.  The lock belongs to the directory's inode, so it
+ * serialises loaders only while the root is never replaced: `down` keeps it.
+ * A loader that waited on a root removed meanwhile (by something else: an
+ * older railgate's down, a person) holds a lock nobody else takes, so the
+ * lock is taken again on the directory the path names now.
+ */
+static int lock_root(const char *root, char *err, size_t n)
+{
+	for (int attempt = 0; attempt < 8; attempt++) {
+		struct stat locked, now;
+		int ret, fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0 && errno == ENOENT) {
+			ret = mkdir_p(root);
+			if (ret)
+				return rg_err(err, n, ret, "cannot create pin directory %s: %s", root,
+					      strerror(-ret));
+			continue;
+		}
+		if (fd < 0 || flock(fd, LOCK_EX) || fstat(fd, &locked)) {
+			ret = -errno;
+			if (fd >= 0)
+				close(fd);
+			return rg_err(err, n, ret, "cannot lock %s: %s", root, strerror(-ret));
+		}
+		if (!stat(root, &now) && same_inode(&locked, &now))
+			return fd;
+		close(fd);   /* replaced while we waited: lock the new one */
+	}
+	return rg_err(err, n, -EAGAIN, "cannot lock %s: it keeps being removed", root);
+}
+
+int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n)
+{
+	struct statfs st;
+	int ret;
+
+	datapath_init(dp, root);
 	ret = mkdir_p(root);
 	if (ret)
 		return rg_err(err, n, ret, "cannot create pin directory %s: %s", root, strerror(-ret));
 	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER)
 		return rg_err(err, n, -ENOTSUP,
 			      "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
-	dp->lock_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dp->lock_fd < 0 || flock(dp->lock_fd, LOCK_EX)) {
-		ret = -errno;
-		return rg_err(err, n, ret, "cannot lock %s: %s", root, strerror(-ret));
-	}
+	ret = lock_root(root, err, n);
+	if (ret < 0)
+		return ret;
+	dp->lock_fd = ret;
 	return 0;
+}
+
+int rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t n)
+{
+	datapath_init(dp, root);
+	return rg_datapath_open(dp, false, err, n);
 }
 
 static bool exists(const char *path)
@@ -80,12 +128,12 @@ static bool exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-static int pin_progs(struct rg_datapath *dp, char *err, size_t n)
+static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t n)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
 	int ret;
 
-	path_join(dir, sizeof(dir), dp->dir, "progs");
+	path_join(dir, sizeof(dir), vdir, "progs");
 	ret = mkdir_p(dir);
 	if (ret)
 		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
@@ -100,8 +148,31 @@ static int pin_progs(struct rg_datapath *dp, char *err, size_t n)
 	return 0;
 }
 
-/* Load the object, reusing whatever maps are pinned, and pin the rest. */
-static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size_t n)
+static void remove_tree(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char child[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
+		remove_tree(child);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+/* Load the object, reusing whatever maps are pinned, and pin the rest
+ * under vdir (dp->dir, or the staging directory of a fresh load). */
+static int load_object(struct rg_datapath *dp, bool maps_pinned, const char *vdir,
+		       char *err, size_t n)
 {
 	char dir[PATH_MAX];
 	struct railgate *skel;
@@ -127,7 +198,7 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size
 		ret = rg_map_set_from_object(&dp->maps, skel->obj, err, n);
 		if (ret)
 			goto fail;
-		path_join(dir, sizeof(dir), dp->dir, "maps");
+		path_join(dir, sizeof(dir), vdir, "maps");
 		ret = mkdir_p(dir);
 		if (!ret)
 			ret = rg_map_set_pin(&dp->maps, dir, err, n);
@@ -137,7 +208,7 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, char *err, size
 	dp->prog_fd[RG_PROG_XDP] = dup(bpf_program__fd(skel->progs.railgate_xdp));
 	dp->prog_fd[RG_PROG_TC] = dup(bpf_program__fd(skel->progs.railgate_tc));
 	dp->skel = skel;
-	return pin_progs(dp, err, n);
+	return pin_progs(dp, vdir, err, n);
 fail:
 	railgate__destroy(skel);
 	return ret;
@@ -181,7 +252,7 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 		ret = mkdir_p(dp->dir);
 		if (ret)
 			return rg_err(err, n, ret, "cannot create %s: %s", dp->dir, strerror(-ret));
-		ret = load_object(dp, maps_pinned, err, n);
+		ret = load_object(dp, maps_pinned, dp->dir, err, n);
 		if (ret)
 			return ret;
 	}
@@ -664,27 +735,6 @@ out:
 	return ret;
 }
 
-static void remove_tree(const char *path)
-{
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	if (!d) {
-		unlink(path);
-		return;
-	}
-	while ((de = readdir(d))) {
-		char child[PATH_MAX];
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-		remove_tree(child);
-	}
-	closedir(d);
-	rmdir(path);
-}
-
 /* Detach every link pinned in dir (synchronously, see detach_pin). */
 static void detach_links_in(const char *dir)
 {
@@ -776,7 +826,7 @@ int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err
 		found++;
 	}
 	closedir(d);
-	rmdir(dp->root);
+	/* The root stays: it is what loaders lock (lock_root). */
 	rg_log_info(log, found ? "railgate is down: detached and unpinned everything under %s"
 			       : "railgate was not up (nothing pinned under %s)", dp->root);
 	return 0;

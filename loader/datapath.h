@@ -11,7 +11,9 @@
  * pin: the representor entries record its mode, and the filter is found by
  * asking tc for railgate's handle and priority on those interfaces.
  * The ABI version in the path means a loader never reuses maps whose
- * layout it does not know.  Concurrent loaders serialise on flock(root).
+ * layout it does not know.  Concurrent loaders serialise on flock(root);
+ * the root is never removed (down empties it), so every loader locks the
+ * same inode.  Readers take no lock.
  */
 #ifndef RAILGATE_DATAPATH_H
 #define RAILGATE_DATAPATH_H
@@ -47,8 +49,13 @@ struct rg_attached {
 	char pin[PATH_MAX];          /* "" for a clsact filter */
 };
 
-/* Lock the pin root (creating it); every other call needs this first. */
+/* Lock the pin root exclusively (creating it): what a writer (up, down, the
+ * daemon's applies) does before rg_datapath_open. */
 int  rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n);
+/* A reader's open (status, stats, lookup, metrics, readiness): adopt the
+ * pins without the lock, so it never waits behind a reload, and without
+ * creating anything.  -ENOENT when nothing is pinned. */
+int  rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t n);
 /* Adopt the pinned maps and programs; with create, load and pin them when
  * nothing is pinned.  -ENOENT when nothing is pinned and !create. */
 int  rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n);
@@ -70,7 +77,8 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
 int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
 
-/* Detach everything and remove every pin under root (all ABI versions).
+/* Detach everything and remove every pin under root (all ABI versions),
+ * keeping root itself, the lock's inode.
  * Safe to run twice and on a half-broken state.  Needs the lock. */
 int  rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n);
 

@@ -20,7 +20,6 @@ daemon_kill() {
 on_exit daemon_kill
 onenode_up
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 in_node() { ip netns exec "$ON-node" "$@"; }
 http_code() { in_node curl -s -m 2 -o /dev/null -w '%{http_code}' "http://$METRICS$1"; }
 scrape() { in_node curl -sf -m 2 "http://$METRICS/metrics"; }
@@ -51,15 +50,6 @@ daemon_start() {
 	DAEMON_PID=$!
 }
 
-# wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds.
-wait_for() {
-	local deadline=$(( $(now_ms) + $1 * 1000 ))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(now_ms)" -ge "$deadline" ] && return 1
-		sleep 0.05
-	done
-}
 is_ready() { [ "$(http_code /readyz)" = 200 ]; }
 rep_rail_is() { [ "$(jq_status ".interfaces[] | select(.name==\"$1\" and .attached) | .rail")" = "$2" ]; }
 rep_gone() { [ -z "$(jq_status ".interfaces[] | select(.name==\"$1\") | .name")" ]; }

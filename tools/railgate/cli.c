@@ -54,15 +54,7 @@ const char *cli_route_desc(uint32_t entry, const struct rg_rail rails[RG_MAX_RAI
 
 int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t n)
 {
-	int ret = rg_datapath_lock(dp, pin_dir, err, n);
-
-	if (!ret)
-		ret = rg_datapath_open(dp, false, err, n);
-	if (dp->lock_fd >= 0) {   /* readers do not hold the lock */
-		close(dp->lock_fd);
-		dp->lock_fd = -1;
-	}
-	return ret;
+	return rg_datapath_open_readonly(dp, pin_dir, err, n);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -21,8 +21,8 @@ int cli_load_config(const char *path, struct rg_config *cfg);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct rg_datapath;
-/* Open the running datapath's maps for reading (the pin lock is taken only
- * while opening); 0, or -errno with why in err (not up, ...).  The caller
+/* Open the running datapath's maps for reading (rg_datapath_open_readonly:
+ * no lock, nothing created); 0, or -errno with why in err (not up, ...).  The caller
  * closes dp with rg_datapath_close, also on failure. */
 int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t n);
 
