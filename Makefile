@@ -148,10 +148,11 @@ test:
 	@tests/run.sh
 
 # The full matrices: what `make test` runs as a representative slice
-# (multi-VF pods on 3 rails) at full size (8 rails, the 8-GPU pod).
+# (multi-VF pods on 3 rails; up killed at the syscalls that change the
+# pins) at full size (8 rails, the 8-GPU pod; at every syscall).
 test-full:
 	@$(SETUP)
-	@MULTIVF_RAILS=8 tests/run.sh
+	@MULTIVF_RAILS=8 FAULT_INJECT=all RG_SCRIPT_LIMIT=1800 tests/run.sh
 
 # The inner loop: unit and BPF tests only, seconds.
 test-quick:

@@ -214,6 +214,40 @@ fail:
 	return ret;
 }
 
+/*
+ * A fresh load is pinned into a staging directory beside v<ABI> and renamed
+ * into place in one step, so v<ABI> appears complete or not at all: an
+ * `up` killed half-way leaves a staging directory, which the next fresh
+ * load (under the same lock, so nobody else can be using it) or `down`
+ * removes.  bpffs refuses dots in names, hence no ".tmp".
+ */
+#define RG_STAGING_PREFIX "staging-"
+
+static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
+{
+	char staging[PATH_MAX];
+	int ret;
+
+	snprintf(staging, sizeof(staging), "%s/" RG_STAGING_PREFIX "v%d", dp->root, RG_ABI_VERSION);
+	remove_tree(staging);
+	ret = mkdir_p(staging);
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", staging, strerror(-ret));
+	ret = load_object(dp, false, staging, err, n);
+	if (ret)
+		goto fail;
+	rmdir(dp->dir);   /* an empty leftover would make the rename fail */
+	if (rename(staging, dp->dir)) {
+		ret = -errno;
+		rg_set_err(err, n, "cannot move %s to %s: %s", staging, dp->dir, strerror(-ret));
+		goto fail;
+	}
+	return 0;
+fail:
+	remove_tree(staging);
+	return ret;
+}
+
 int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 {
 	char maps_dir[PATH_MAX], path[PATH_MAX];
@@ -249,10 +283,7 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 		if (!create)
 			return rg_err(err, n, -ENOENT, "the programs are not pinned under %s/progs "
 				      "(half-broken state: run `railgate down`)", dp->dir);
-		ret = mkdir_p(dp->dir);
-		if (ret)
-			return rg_err(err, n, ret, "cannot create %s: %s", dp->dir, strerror(-ret));
-		ret = load_object(dp, maps_pinned, dp->dir, err, n);
+		ret = maps_pinned ? load_object(dp, true, dp->dir, err, n) : load_fresh(dp, err, n);
 		if (ret)
 			return ret;
 	}
@@ -814,6 +845,11 @@ int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err
 		char links[PATH_MAX];
 		int ver;
 
+		if (!strncmp(de->d_name, RG_STAGING_PREFIX, strlen(RG_STAGING_PREFIX))) {
+			snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
+			remove_tree(links);   /* a fresh load killed before its rename: no links */
+			continue;
+		}
 		if (sscanf(de->d_name, "v%d", &ver) != 1)
 			continue;
 		snprintf(links, sizeof(links), "%s/%s/links", dp->root, de->d_name);

@@ -13,7 +13,8 @@
  * The ABI version in the path means a loader never reuses maps whose
  * layout it does not know.  Concurrent loaders serialise on flock(root);
  * the root is never removed (down empties it), so every loader locks the
- * same inode.  Readers take no lock.
+ * same inode.  A fresh load pins into root/staging-v<ABI> and renames it
+ * to v<ABI>: v<ABI> is complete or absent.  Readers take no lock.
  */
 #ifndef RAILGATE_DATAPATH_H
 #define RAILGATE_DATAPATH_H
@@ -77,8 +78,8 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
 int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
 
-/* Detach everything and remove every pin under root (all ABI versions),
- * keeping root itself, the lock's inode.
+/* Detach everything and remove every pin under root (all ABI versions and
+ * a fresh load's staging directory), keeping root itself, the lock's inode.
  * Safe to run twice and on a half-broken state.  Needs the lock. */
 int  rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n);
 

@@ -37,9 +37,10 @@ for t in "${tests[@]}"; do
 	name=$(basename "$t")
 	log="$logdir/$name.log"
 	start=$(date +%s)
-	# Integration scripts get 5 minutes, programs 2; a hang is a failure.
+	# Integration scripts get 5 minutes (RG_SCRIPT_LIMIT seconds: make
+	# test-full's larger matrices), programs 2; a hang is a failure.
 	limit=120
-	[[ "$t" == *.sh ]] && limit=300
+	[[ "$t" == *.sh ]] && limit=${RG_SCRIPT_LIMIT:-300}
 	timeout --kill-after=10 "$limit" bash -c '"$0"' "$t" >"$log" 2>&1
 	rc=$?
 	p=$(grep -cE '^ok ' "$log")

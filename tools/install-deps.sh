@@ -10,7 +10,7 @@ PKGS=(
 	libmicrohttpd-dev libcmocka-dev libssl-dev libnftables-dev nftables
 	iproute2 ethtool iperf3 tcpdump iputils-ping jq procps kmod
 	containernetworking-plugins golang-github-appc-cni-dev prometheus gnuplot-nox
-	curl ca-certificates
+	curl ca-certificates strace
 )
 # Commands a machine may carry as a non-Debian build (NodeSource's nodejs
 # bundles npm; a Go toolchain from go.dev): ask for the command and install
