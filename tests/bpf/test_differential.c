@@ -52,6 +52,8 @@
 #include "loader/config.h"
 #include "loader/datapath.h"
 #include "tests/lib/frames.h"
+#include "tests/lib/netns.h"
+#include "tests/lib/rng.h"
 
 #define FRAME_MAX     9100
 #define TC_MAX_LEN    3000      /* what TC test_run takes on 6.18 (test_datapath.c) */
@@ -299,23 +301,9 @@ static uint32_t model_rewrite(const uint8_t *in, uint32_t len, int vid, uint8_t 
 
 /* ---- frames ------------------------------------------------------------------ */
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t below(uint64_t *s, uint32_t n)
-{
-	return (uint32_t)(splitmix(s) % n);
-}
-
 static bool chance(uint64_t *s, unsigned percent)
 {
-	return below(s, 100) < percent;
+	return test_rnd(s, 100) < percent;
 }
 
 /* A host of prefix (addr, len), the edges included. */
@@ -323,25 +311,25 @@ static uint32_t in_prefix(uint64_t *s, uint32_t addr, unsigned len)
 {
 	uint32_t size_mask = ~mask_of(len);
 
-	switch (below(s, 4)) {
+	switch (test_rnd(s, 4)) {
 	case 0: return addr;
 	case 1: return addr | size_mask;
-	default: return addr | ((uint32_t)splitmix(s) & size_mask);
+	default: return addr | ((uint32_t)test_rnd64(s) & size_mask);
 	}
 }
 
 /* An address the verdict table cares about. */
 static uint32_t pick_addr(uint64_t *s)
 {
-	const struct model_prefix *p = &model_prefixes[below(s, N_PREFIXES)];
+	const struct model_prefix *p = &model_prefixes[test_rnd(s, N_PREFIXES)];
 
-	switch (below(s, 6)) {
+	switch (test_rnd(s, 6)) {
 	case 0:
-		return (uint32_t)splitmix(s);
+		return (uint32_t)test_rnd64(s);
 	case 1:           /* just outside the prefix */
-		return p->addr - 1 - below(s, 2);
+		return p->addr - 1 - test_rnd(s, 2);
 	case 2:
-		return (p->addr | ~mask_of(p->len)) + 1 + below(s, 2);
+		return (p->addr | ~mask_of(p->len)) + 1 + test_rnd(s, 2);
 	default:
 		return in_prefix(s, p->addr, p->len);
 	}
@@ -356,46 +344,46 @@ static uint32_t make_frame(unsigned long i, uint8_t *buf, int *dev)
 	struct rg_frame_spec spec;
 	uint32_t len, target;
 
-	splitmix(&s);
-	*dev = chance(&s, 85) ? (int)below(&s, N_RAILS) : (int)(DEV_OTHER + below(&s, 2));
+	test_rnd64(&s);
+	*dev = chance(&s, 85) ? (int)test_rnd(&s, N_RAILS) : (int)(DEV_OTHER + test_rnd(&s, 2));
 	rg_frame_spec_default(&spec);
 	if (*dev < N_RAILS && chance(&s, 75))
 		spec.saddr = in_prefix(&s, model_rails[*dev].subnet, model_rails[*dev].len);
 	else
 		spec.saddr = pick_addr(&s);
 	spec.daddr = pick_addr(&s);
-	spec.ttl = chance(&s, 50) ? ttls[below(&s, sizeof(ttls))] : (uint8_t)below(&s, 256);
+	spec.ttl = chance(&s, 50) ? ttls[test_rnd(&s, sizeof(ttls))] : (uint8_t)test_rnd(&s, 256);
 	if (chance(&s, 5))
 		memset(spec.dst_mac, 0xff, 6);
 	else if (chance(&s, 5))
 		spec.dst_mac[0] |= 1;
 	if (chance(&s, 6)) {
 		spec.vlan_tpid = chance(&s, 50) ? 0x8100 : 0x88a8;
-		spec.vlan_tci = (uint16_t)below(&s, 4096);
+		spec.vlan_tci = (uint16_t)test_rnd(&s, 4096);
 	}
 	if (chance(&s, 5))
-		spec.ethertype = chance(&s, 50) ? 0x86dd : (uint16_t)splitmix(&s);
+		spec.ethertype = chance(&s, 50) ? 0x86dd : (uint16_t)test_rnd64(&s);
 	if (chance(&s, 20))
-		spec.ihl = (uint8_t)(6 + below(&s, 10));
+		spec.ihl = (uint8_t)(6 + test_rnd(&s, 10));
 	if (chance(&s, 15))
-		spec.frag = (uint16_t)splitmix(&s) & 0x3fff;
-	spec.protocol = (uint8_t)(chance(&s, 80) ? 17 : splitmix(&s));
+		spec.frag = (uint16_t)test_rnd64(&s) & 0x3fff;
+	spec.protocol = (uint8_t)(chance(&s, 80) ? 17 : test_rnd64(&s));
 
 	/* The frame's length: mostly ordinary, some short, some jumbo. */
-	switch (below(&s, 10)) {
-	case 0: target = 14 + below(&s, 60); break;
-	case 1: case 2: target = 1000 + below(&s, TC_MAX_LEN - 1000); break;
-	case 3: target = TC_MAX_LEN + below(&s, FRAME_MAX - TC_MAX_LEN + 1); break;
-	default: target = 34 + below(&s, 300); break;
+	switch (test_rnd(&s, 10)) {
+	case 0: target = 14 + test_rnd(&s, 60); break;
+	case 1: case 2: target = 1000 + test_rnd(&s, TC_MAX_LEN - 1000); break;
+	case 3: target = TC_MAX_LEN + test_rnd(&s, FRAME_MAX - TC_MAX_LEN + 1); break;
+	default: target = 34 + test_rnd(&s, 300); break;
 	}
 	spec.payload_len = 0;
 	len = (uint32_t)rg_frame_len(&spec);
 	if (target > len)
 		spec.payload_len = target - len;
 	if (chance(&s, 10))
-		spec.padding = below(&s, 40);
+		spec.padding = test_rnd(&s, 40);
 	if (chance(&s, 10))
-		spec.tot_len_delta = (int)below(&s, 81) - 40;
+		spec.tot_len_delta = (int)test_rnd(&s, 81) - 40;
 	len = (uint32_t)rg_frame_build(buf, FRAME_MAX + 64, &spec);
 	if (len > FRAME_MAX)
 		len = FRAME_MAX;
@@ -404,13 +392,13 @@ static uint32_t make_frame(unsigned long i, uint8_t *buf, int *dev)
 
 	/* Mutations: flip bytes in the headers. */
 	if (chance(&s, 20)) {
-		unsigned flips = 1 + below(&s, 3);
+		unsigned flips = 1 + test_rnd(&s, 3);
 
 		for (unsigned k = 0; k < flips; k++)
-			buf[below(&s, len < 74 ? len : 74)] ^= (uint8_t)(1 + below(&s, 255));
+			buf[test_rnd(&s, len < 74 ? len : 74)] ^= (uint8_t)(1 + test_rnd(&s, 255));
 	}
 	if (chance(&s, 3) && len >= 18)
-		buf[14] = (uint8_t)splitmix(&s);     /* any version and IHL */
+		buf[14] = (uint8_t)test_rnd64(&s);     /* any version and IHL */
 	return len;
 }
 
@@ -548,32 +536,21 @@ static bool all_counters_match(char *why, size_t n)
 
 /* ---- setup ------------------------------------------------------------------ */
 
-static int sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 /* The devices are up and railgate is attached to them: no IPv6, so the
  * kernel sends no frame of its own (MLD, DAD) into a counter. */
 static int make_devices(void)
 {
-	if (sh("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"))
+	if (test_sh("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"))
 		return -1;
 	for (int i = 0; i < DEV_COUNT; i++) {
-		if (sh("ip link add %s type veth peer name %sp && ip link set %s up && "
+		if (test_sh("ip link add %s type veth peer name %sp && ip link set %s up && "
 		       "ip link set %sp up", dev_names[i], dev_names[i], dev_names[i], dev_names[i]))
 			return -1;
 		T.ifindex[i] = (int)if_nametoindex(dev_names[i]);
 		if (!T.ifindex[i])
 			return -1;
 	}
-	return sh("ip addr add 10.1.255.10/24 dev rgd-up && "
+	return test_sh("ip addr add 10.1.255.10/24 dev rgd-up && "
 		  "ip neigh add 10.1.255.1 lladdr 0c:42:a1:00:00:01 dev rgd-up nud permanent");
 }
 

@@ -27,6 +27,7 @@
 
 #include "maps/fib.h"
 #include "tests/lib/ref_lpm.h"
+#include "tests/lib/rng.h"
 
 #define ERRLEN 512
 
@@ -134,26 +135,11 @@ static uint64_t base_seed(void)
 	return s && *s ? strtoull(s, NULL, 0) : DEFAULT_SEED;
 }
 
-/* splitmix64: tiny, good enough, and the same on every machine. */
-static uint64_t rnd64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rnd(uint64_t *state, uint32_t bound)
-{
-	return (uint32_t)(rnd64(state) % bound);
-}
-
 static uint32_t random_entry(uint64_t *rng)
 {
-	switch (rnd(rng, 3)) {
+	switch (test_rnd(rng, 3)) {
 	case 0:
-		return RAIL(rnd(rng, RG_MAX_RAILS));
+		return RAIL(test_rnd(rng, RG_MAX_RAILS));
 	case 1:
 		return FRONTEND;
 	default:
@@ -165,7 +151,7 @@ static uint32_t random_entry(uint64_t *rng)
 static struct rg_route random_prefix_in(uint64_t *rng, const struct rg_route *parent,
 					uint8_t len)
 {
-	uint32_t host = (uint32_t)rnd64(rng) & ~rg_ref_mask(parent->len);
+	uint32_t host = (uint32_t)test_rnd64(rng) & ~rg_ref_mask(parent->len);
 
 	return (struct rg_route){
 		.addr = (parent->addr | host) & rg_ref_mask(len),
@@ -211,7 +197,7 @@ static size_t dedupe_and_shuffle(uint64_t *rng, struct rg_route *r, size_t n, si
 		if (!out || r[i].addr != r[out - 1].addr || r[i].len != r[out - 1].len)
 			r[out++] = r[i];
 	for (i = out; i > 1; i--) {
-		size_t j = rnd(rng, (uint32_t)i);
+		size_t j = test_rnd(rng, (uint32_t)i);
 		struct rg_route t = r[i - 1];
 
 		r[i - 1] = r[j];
@@ -234,19 +220,19 @@ static struct table_recipe random_recipe(uint64_t *rng, size_t want)
 	uint32_t max_anchors = want < MAX_ANCHORS ? (uint32_t)want : MAX_ANCHORS;
 
 	/* half the tables fit the zone set, half have more zones than it */
-	if (rnd(rng, 2) || max_anchors <= RG_MAX_ZONES)
-		rc.n_anchors = 1 + rnd(rng, max_anchors < RG_MAX_ZONES ? max_anchors : RG_MAX_ZONES);
+	if (test_rnd(rng, 2) || max_anchors <= RG_MAX_ZONES)
+		rc.n_anchors = 1 + test_rnd(rng, max_anchors < RG_MAX_ZONES ? max_anchors : RG_MAX_ZONES);
 	else
-		rc.n_anchors = RG_MAX_ZONES + 1 + rnd(rng, max_anchors - RG_MAX_ZONES);
-	rc.short_anchor = rnd(rng, 4) == 0;
-	rc.n_wild = rnd(rng, 4);
-	rc.wild_min_len = rnd(rng, 4) == 0 ? 0 : RG_ZONE_MIN_PREFIX;
+		rc.n_anchors = RG_MAX_ZONES + 1 + test_rnd(rng, max_anchors - RG_MAX_ZONES);
+	rc.short_anchor = test_rnd(rng, 4) == 0;
+	rc.n_wild = test_rnd(rng, 4);
+	rc.wild_min_len = test_rnd(rng, 4) == 0 ? 0 : RG_ZONE_MIN_PREFIX;
 	return rc;
 }
 
 static uint8_t random_len(uint64_t *rng, uint8_t min, uint8_t max)
 {
-	return min + rnd(rng, max - min + 1);
+	return min + test_rnd(rng, max - min + 1);
 }
 
 /* Routes longer than /24 so far, capped at MAX_LONG_ROUTES: the length
@@ -281,7 +267,7 @@ static size_t random_table(uint64_t *rng, size_t want, struct rg_route *r)
 	for (i = 0; i < rc.n_anchors; i++) {
 		if (i == 0 && rc.short_anchor)
 			len = random_len(rng, 0, RG_ZONE_MIN_PREFIX - 1);
-		else if (rnd(rng, 5))
+		else if (test_rnd(rng, 5))
 			len = random_len(rng, RG_ZONE_MIN_PREFIX, 24);
 		else
 			len = random_len(rng, 25, 32);
@@ -294,9 +280,9 @@ static size_t random_table(uint64_t *rng, size_t want, struct rg_route *r)
 	}
 	/* bounded: tiny anchors (a /32) cannot take more routes */
 	for (attempts = 0; n < draw && attempts < 2 * draw; attempts++) {
-		const struct rg_route *a = &anchors[rnd(rng, rc.n_anchors)];
+		const struct rg_route *a = &anchors[test_rnd(rng, rc.n_anchors)];
 
-		if (rnd(rng, 100) < 3) {
+		if (test_rnd(rng, 100) < 3) {
 			/* a chain of nested prefixes of every length to /32 */
 			struct rg_route leaf = random_prefix_in(rng, a, 32);
 			uint8_t l;
@@ -320,10 +306,10 @@ static uint32_t random_destination(uint64_t *rng, const struct rg_route *r, size
 {
 	const struct rg_route *in;
 
-	if (rnd(rng, 2))
-		return (uint32_t)rnd64(rng);
-	in = &r[rnd(rng, (uint32_t)n)];
-	return in->addr | ((uint32_t)rnd64(rng) & ~rg_ref_mask(in->len));
+	if (test_rnd(rng, 2))
+		return (uint32_t)test_rnd64(rng);
+	in = &r[test_rnd(rng, (uint32_t)n)];
+	return in->addr | ((uint32_t)test_rnd64(rng) & ~rg_ref_mask(in->len));
 }
 
 static void note_coverage(struct table_stats *st, const struct rg_fib_image *img)
@@ -383,7 +369,7 @@ static size_t random_size(uint64_t *rng)
 {
 	static const size_t caps[] = { 4, 16, 64, 256, 1024, 5000 };
 
-	return 1 + rnd(rng, (uint32_t)caps[rnd(rng, 6)]);
+	return 1 + test_rnd(rng, (uint32_t)caps[test_rnd(rng, 6)]);
 }
 
 #define RANDOM_TABLES 60
@@ -397,9 +383,9 @@ static void test_random_tables_match_reference(void **state)
 
 	printf("# seed 0x%016" PRIx64 " (set RG_FIB_SEED to replay another)\n", rng);
 	for (t = 0; t < RANDOM_TABLES; t++)
-		check_random_table(rnd64(&rng), random_size(&rng), &st);
+		check_random_table(test_rnd64(&rng), random_size(&rng), &st);
 	for (t = 0; t < LARGE_TABLES; t++)
-		check_random_table(rnd64(&rng), 5000, &st);
+		check_random_table(test_rnd64(&rng), 5000, &st);
 
 	printf("# %u tables (largest %zu routes), %lu lookups: %u with a zone < /%u, "
 	       "%u with > %u zones, %u with tbl8 groups, %u with a zone > /24\n",
