@@ -95,6 +95,26 @@ check "the second of them reloaded, it did not load again" grep -q "reloaded hit
 OUR_PROG_IDS=$(ours_prog_ids)
 check_eq "two links of ours, attached once" 2 "$(links_of_ours)"
 
+# ---- a root replaced while a loader waited: it locks the new one ----------
+# (an older railgate's down removed the root; so can a person)
+rg down >/dev/null
+exec {lockfd}<"$ROOT"
+flock -x "$lockfd"
+ino_old=$(root_ino)
+stopped_at bpf up -c "$TMP/good.yaml" {lockfd}<&-
+X_TRACER=$TRACER
+wait_for 10 tracee_of "$X_TRACER"
+X=$(tracee_of "$X_TRACER")
+STOPPED+=("$X")
+check "an up waits on the root" wait_for 10 waits_on "$X" "$ino_old"
+rmdir "$ROOT" && mkdir "$ROOT"
+exec {lockfd}<&-
+check "it gets a lock once the old root's is free" wait_for 10 holds_lock "$X"
+check_eq "the lock it holds is the new root's" "$(root_ino)" "$(holder_ino "$X")"
+kill -CONT "$X"
+wait "$X_TRACER"
+check_eq "and that up succeeds" 0 "$?"
+
 # ---- finding 11: readers take no lock ------------------------------------
 exec {lockfd}<"$ROOT"
 flock -x "$lockfd"          # what a reload holds while it runs
