@@ -298,7 +298,7 @@ static void fill_links(const struct rg_datapath *dp, const struct rg_rail *rails
 static int daemon_scrape(void *ctx, char **text, size_t *len)
 {
 	struct daemon *d = ctx;
-	struct rg_metrics_snapshot s = { .version = d->o->version };
+	struct rg_metrics_snapshot s = { .version = d->o->version, .commit = d->o->commit };
 	struct rg_rail *rails = calloc(RG_MAX_RAILS, sizeof(*rails));
 	struct rg_counter *counters = calloc(RG_STAT_SLOTS, sizeof(*counters));
 	struct rg_metrics_link *mlinks = NULL;

@@ -37,6 +37,7 @@ struct rg_daemon_opts {
 	const char *metrics_addr;    /* "ADDR:PORT"; NULL: no HTTP server */
 	bool keep;                   /* SIGTERM leaves the datapath pinned and attached */
 	const char *version;         /* for railgate_build_info */
+	const char *commit;          /* the git commit of the build, likewise */
 	const struct rg_log *log;
 };
 

@@ -132,7 +132,9 @@ int rg_metrics_render(const struct rg_metrics_snapshot *s, char **text, size_t *
 	put_header(f, "railgate_build_info", "gauge", "The railgate build; the value is always 1.");
 	fputs("railgate_build_info{version=\"", f);
 	put_label_value(f, s->version ? s->version : "unknown");
-	fputs("\"} 1\n", f);
+	fputs("\",commit=\"", f);
+	put_label_value(f, s->commit ? s->commit : "unknown");
+	fprintf(f, "\",abi=\"%d\"} 1\n", RG_ABI_VERSION);
 	put_header(f, "railgate_datapath_up", "gauge",
 		   "1 when the pinned datapath was found on this node.");
 	fprintf(f, "railgate_datapath_up %d\n", s->datapath_up);

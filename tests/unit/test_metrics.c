@@ -46,7 +46,7 @@ static int setup(void **state)
 						 .mode = RG_MODE_XDP, .attached = false };
 	f->snap = (struct rg_metrics_snapshot){
 		.datapath_up = true, .reloads_ok = 3, .reloads_error = 1, .uplink_up = 1,
-		.version = "1.2\"x", .counters = f->counters, .rails = f->rails,
+		.version = "1.2\"x", .commit = "0123abcd", .counters = f->counters, .rails = f->rails,
 		.links = f->links, .n_links = 2, .config_generation = 9,
 	};
 	*state = f;
@@ -124,6 +124,7 @@ static void test_help_and_type_once_per_family(void **state)
 static void test_gauges_and_escaping(void **state)
 {
 	const char *t = render(*state);
+	char build[128];
 
 	assert_line(t, "railgate_attached{interface=\"pf0vf0\",rail=\"rail0\",mode=\"tc\"} 1");
 	assert_line(t, "railgate_attached{interface=\"pf1vf0\",rail=\"rail1\",mode=\"xdp\"} 0");
@@ -132,7 +133,10 @@ static void test_gauges_and_escaping(void **state)
 	assert_line(t, "railgate_reloads_total{result=\"error\"} 1");
 	assert_line(t, "railgate_uplink_up 1");
 	assert_line(t, "railgate_datapath_up 1");
-	assert_line(t, "railgate_build_info{version=\"1.2\\\"x\"} 1");
+	snprintf(build, sizeof(build),
+		 "railgate_build_info{version=\"1.2\\\"x\",commit=\"0123abcd\",abi=\"%d\"} 1",
+		 RG_ABI_VERSION);
+	assert_line(t, build);
 }
 
 static void test_removed_and_unknown_rails(void **state)

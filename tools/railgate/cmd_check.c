@@ -62,6 +62,17 @@ static void print_table(struct rg_plan *plan)
 	printf("  %-18s pass (the pod's own routes decide)\n", "anything else");
 }
 
+static const char check_help[] =
+"usage: railgate check [-c FILE]\n"
+"\n"
+"Parse and validate a RailConfig (no kernel access, no root needed) and print\n"
+"the rails and the compiled table, longest prefix first.  An error names\n"
+"FILE:LINE:COL; every error in the file is reported.\n"
+"\n"
+"Options:\n"
+"  -c, --config FILE  the RailConfig (default " RG_DEFAULT_CONFIG ")\n"
+"  -h, --help         this text\n";
+
 int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -81,8 +92,8 @@ int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': path = optarg; break;
-		case 'h': printf("usage: railgate check -c FILE\n"); return RG_EXIT_OK;
-		default:  fprintf(stderr, "usage: railgate check -c FILE\n"); return RG_EXIT_USAGE;
+		case 'h': fputs(check_help, stdout); return RG_EXIT_OK;
+		default:  fprintf(stderr, "usage: railgate check [-c FILE]\n"); return RG_EXIT_USAGE;
 		}
 	}
 	if (cli_load_config(path, &cfg))

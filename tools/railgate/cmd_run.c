@@ -12,16 +12,18 @@
 #include <string.h>
 
 #include "commands.h"
+#include "version.h"
 #include "../../loader/daemon.h"
-
-#ifndef RAILGATE_VERSION
-#define RAILGATE_VERSION "0.1.0-dev"
-#endif
 
 static const char usage_text[] =
 "usage: railgate run -c FILE [--metrics ADDR:PORT] [--keep] [--node-name NAME]\n"
 "                    [--log-format plain|json] [--check-args]\n"
 "\n"
+"The node daemon, the DaemonSet's entry point: apply the config, follow the\n"
+"node (representors that come and go, the uplink, the gateway's MAC) and the\n"
+"config file, and serve the metrics.\n"
+"\n"
+"Options:\n"
 "  -c, --config FILE      the RailConfig (default " RG_DEFAULT_CONFIG "); its directory\n"
 "                         is watched, so a ConfigMap update is applied when it lands\n"
 "  --metrics ADDR:PORT    serve /metrics, /healthz and /readyz (e.g. 0.0.0.0:9400)\n"
@@ -30,6 +32,7 @@ static const char usage_text[] =
 "  --node-name NAME       the spec.nodes entry to apply (default $NODE_NAME)\n"
 "  --log-format FORMAT    plain (default) or json, one line per event on stderr\n"
 "  --check-args           validate the arguments and the config, then exit\n"
+"  -h, --help             this text\n"
 "\n"
 "SIGHUP reloads the config; SIGTERM and SIGINT exit.\n";
 
@@ -127,7 +130,8 @@ int rg_cmd_run(const struct rg_global_opts *g, int argc, char **argv)
 			.pin_dir = g->pin_dir,
 			.config_path = RG_DEFAULT_CONFIG,
 			.node_name = getenv("NODE_NAME"),
-			.version = RAILGATE_VERSION,
+			.version = rg_version,
+			.commit = rg_git_commit,
 		},
 		.log_format = RG_LOG_PLAIN,
 	};
