@@ -22,6 +22,7 @@
 #include "metrics.h"
 #include "netfmt.h"
 #include "netlink.h"
+#include "switchdev.h"
 #include "../maps/errbuf.h"
 
 /* Why the loop must act, collected until the debounce delay ends. */
@@ -192,34 +193,47 @@ static int rail_id_by_name(const struct rg_rail *rails, const char *name)
 	return -1;
 }
 
-/* Every present interface matching one of rail's patterns is attached for it. */
+/* Every present interface matching pat is attached for the rail. */
+static bool pattern_attached(struct daemon *d, const struct rg_datapath *dp,
+			     const struct rg_config_rail *rail, int rail_id, const char *pat,
+			     const struct rg_attached *links, size_t n_links, char *why, size_t n)
+{
+	struct rg_link_info *found = NULL;
+	size_t n_found = 0;
+	bool ok = true;
+
+	if (rg_nl_links_matching(d->nl, pat, &found, &n_found))
+		return true;
+	for (size_t i = 0; i < n_found && ok; i++) {
+		struct rg_representor rep;
+
+		if (!rep_of(dp, found[i].ifindex, &rep) || rep.rail_id != rail_id ||
+		    !link_alive(links, n_links, found[i].ifindex)) {
+			snprintf(why, n, "%s (rail %s) is not attached", found[i].name, rail->name);
+			ok = false;
+		}
+	}
+	free(found);
+	return ok;
+}
+
+/* Every present interface of the rail (by its patterns, or the VF
+ * representors of its pf) is attached for it. */
 static bool rail_reps_attached(struct daemon *d, const struct rg_datapath *dp,
 			       const struct rg_config_rail *rail, int rail_id,
 			       const struct rg_attached *links, size_t n_links,
 			       char *why, size_t n)
 {
-	for (size_t p = 0; p < rail->n_representors; p++) {
-		struct rg_link_info *found = NULL;
-		size_t n_found = 0;
-		bool ok = true;
+	char **pats;
+	size_t n_pats;
+	bool ok = true;
 
-		if (rg_nl_links_matching(d->nl, rail->representors[p], &found, &n_found))
-			continue;
-		for (size_t i = 0; i < n_found && ok; i++) {
-			struct rg_representor rep;
-
-			if (!rep_of(dp, found[i].ifindex, &rep) || rep.rail_id != rail_id ||
-			    !link_alive(links, n_links, found[i].ifindex)) {
-				snprintf(why, n, "%s (rail %s) is not attached", found[i].name,
-					 rail->name);
-				ok = false;
-			}
-		}
-		free(found);
-		if (!ok)
-			return false;
-	}
-	return true;
+	if (rg_rail_patterns(rail, rg_sysfs_root(), &pats, &n_pats, why, n))
+		return false;
+	for (size_t p = 0; p < n_pats && ok; p++)
+		ok = pattern_attached(d, dp, rail, rail_id, pats[p], links, n_links, why, n);
+	rg_rail_patterns_free(pats, n_pats);
+	return ok;
 }
 
 static bool compute_ready(struct daemon *d, char *why, size_t n)
@@ -531,10 +545,15 @@ static bool name_matches_rail(const struct daemon *d, const char *name)
 {
 	if (!d->have_cfg || !*name)
 		return false;
-	for (size_t r = 0; r < d->cfg.n_rails; r++)
-		for (size_t p = 0; p < d->cfg.rails[r].n_representors; p++)
-			if (!fnmatch(d->cfg.rails[r].representors[p], name, 0))
+	for (size_t r = 0; r < d->cfg.n_rails; r++) {
+		const struct rg_config_rail *rail = &d->cfg.rails[r];
+
+		if (rail->pf[0] && rg_switchdev_is_rep_of(rg_sysfs_root(), rail->pf, name))
+			return true;
+		for (size_t p = 0; p < rail->n_representors; p++)
+			if (!fnmatch(rail->representors[p], name, 0))
 				return true;
+	}
 	return false;
 }
 

@@ -34,6 +34,8 @@ static void print_rails(const struct rg_config *cfg, const struct rg_plan *plan)
 			snprintf(vlan, sizeof(vlan), "%d", r->vlan);
 		printf("  %-3d %-12s %-18s %-15s %-5s ", rg_plan_rail_id(plan, r->name), r->name,
 		       rg_cidr_str(r->subnet.addr, r->subnet.len, sub), rg_ip_str(r->gateway, gw), vlan);
+		if (r->pf[0])
+			printf("the VF representors of pf %s", r->pf);
 		for (size_t j = 0; j < r->n_representors; j++)
 			printf("%s%s", j ? ", " : "", r->representors[j]);
 		printf("\n");
