@@ -129,8 +129,15 @@ $(DOCTOR_LIB): $(DOCTOR_OBJS)
 
 $(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(DOCTOR_OBJS) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
-$(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CNI_LDLIBS)
+# railgate-cni runs on the host, where the DaemonSet copies it (railgate
+# install-cni): linked statically, so a node needs none of libnl, libyaml,
+# json-c or libcrypto (Debian's -dev packages ship the .a files).  The
+# linker warns that getaddrinfo, getproto* and dlopen in libnl and libcrypto
+# would need glibc's shared parts at run time: railgate-cni calls none of them.
+# The Makefile is a prerequisite: a tree built before the link went static
+# relinks.
+$(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB) Makefile
+	$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $(filter-out Makefile,$^) $(CNI_LDLIBS)
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LDLIBS)
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
 
@@ -19,6 +20,7 @@
 #include "daemon.h"
 #include "datapath.h"
 #include "digest.h"
+#include "files.h"
 #include "metrics.h"
 #include "netfmt.h"
 #include "netlink.h"
@@ -396,6 +398,24 @@ static void log_diags(struct daemon *d, const struct rg_diags *diags)
 }
 
 /*
+ * The bytes of the config just applied, for the CNI plugin on the host
+ * (--host-config): only a config that applied, so pods never get routes for
+ * rails the datapath does not serve.  A failure is logged; the datapath runs.
+ */
+static void publish_host_config(struct daemon *d, const char *text, size_t len)
+{
+	char err[512];
+
+	if (!d->o->host_config)
+		return;
+	if (rg_file_write_atomic(d->o->host_config, text, len, 0644, err, sizeof(err)))
+		rg_log_event(dlog(d), RG_LOG_ERROR, "host-config", "%s", err);
+	else
+		rg_log_event(dlog(d), RG_LOG_INFO, "host-config", "wrote the running config to %s",
+			     d->o->host_config);
+}
+
+/*
  * Re-read the config file; apply it when its digest changed (or force).
  * The first apply is "start"; later ones are reloads, counted ok or error.
  * On any failure the running config (and datapath) stay as they were.
@@ -432,8 +452,8 @@ static void reload_config(struct daemon *d, bool force)
 	d->have_seen = true;
 
 	ret = rg_config_parse(d->o->config_path, text, len, &cfg, &diags);
-	free(text);
 	if (ret) {
+		free(text);
 		log_diags(d, &diags);
 		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s is invalid (%zu errors); %s",
 			     d->o->config_path, diags.count,
@@ -446,6 +466,9 @@ static void reload_config(struct daemon *d, bool force)
 		rg_config_apply_node(&cfg, d->o->node_name);
 	log_node_override(d, &cfg);
 	ret = apply(d, &cfg, event, &res, err, sizeof(err));
+	if (!ret)
+		publish_host_config(d, text, len);
+	free(text);
 	if (ret) {
 		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s; %s", err,
 			     res.fresh ? "nothing applied" : "the running datapath was left as it was");
@@ -759,6 +782,25 @@ static void loop(struct daemon *d)
 	}
 }
 
+/* --host-config names a file in a directory that exists (a hostPath the
+ * DaemonSet mounts): a typo there must stop the daemon, not leave every
+ * pod's CNI ADD failing. */
+static int check_host_config(const struct rg_daemon_opts *o, char *err, size_t n)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!o->host_config)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", o->host_config);
+	if (!*o->host_config || o->host_config[strlen(o->host_config) - 1] == '/')
+		return rg_err(err, n, -EINVAL, "--host-config '%s' is not a file name", o->host_config);
+	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
+		return rg_err(err, n, -ENOENT, "--host-config %s: directory %s does not exist",
+			      o->host_config, dir);
+	return 0;
+}
+
 int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
 		    struct rg_diags *diags, char *err, size_t n)
 {
@@ -766,6 +808,9 @@ int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
+	ret = check_host_config(o, err, n);
+	if (ret)
+		return ret;
 	if (o->metrics_addr) {
 		ret = rg_metrics_parse_addr(o->metrics_addr, &sa, err, n);
 		if (ret)
@@ -794,7 +839,9 @@ int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
 	snprintf(d->sh.reason, sizeof(d->sh.reason), "starting");
 	pthread_mutex_init(&d->sh.lock, NULL);
 
-	ret = open_sources(d, err, n);
+	ret = check_host_config(o, err, n);
+	if (!ret)
+		ret = open_sources(d, err, n);
 	if (ret)
 		goto out;
 	rg_log_event(dlog(d), RG_LOG_INFO, "start",

@@ -56,13 +56,15 @@ check "railgate check accepts the ConfigMap's config (16 x 8 cluster)" "$RAILGAT
 check_eq "the ConfigMap's config has eight rails" 8 "$(grep -c '^    - name: rail' "$TMP/railgate.yaml")"
 
 # cmdline FILE: the railgate container's command, the config path pointing
-# at the extracted file, the binary at build/railgate.
+# at the extracted file, the binary at build/railgate, the host's paths
+# (/host/...) under $TMP/host.
 cmdline() {
 	jq -r --arg f "$1" '.[] | select(.kind=="DaemonSet" and .__file==null) |
 		.spec.template.spec.containers[] | select(.name=="railgate") | .command[]' \
 		<(node "$VALIDATE" --json "$1") |
-	sed "s|^/etc/railgate/railgate.yaml$|$TMP/railgate.yaml|; s|^/usr/local/bin/railgate$|$RAILGATE|"
+	sed "s|^/etc/railgate/railgate.yaml$|$TMP/railgate.yaml|; s|^/usr/local/bin/railgate$|$RAILGATE|; s|^/host/|$TMP/host/|"
 }
+mkdir -p "$TMP/host/etc/railgate"
 for ds in deploy/daemonset.yaml deploy/daemonset-capabilities.yaml; do
 	mapfile -t cmd < <(cmdline "$ds")
 	check_eq "$ds runs railgate run" "$RAILGATE run" "${cmd[0]:-} ${cmd[1]:-}"
@@ -99,7 +101,7 @@ mapfile -t run_pkgs < <(stage_packages 2)
 check "the build stage installs packages Debian 12 has (${#build_pkgs[@]})" in_debian "${build_pkgs[@]}"
 check "the runtime stage installs packages Debian 12 has (${#run_pkgs[@]})" in_debian "${run_pkgs[@]}"
 check "both stages are debian:12" test "$(grep -cE '^FROM debian:12(-slim)?( |$)' deploy/Dockerfile)" = 2
-check "the build stage builds with make" grep -qE '^RUN .*make build/railgate build/railgate-cni' deploy/Dockerfile
+check "the build stage builds with make" grep -qF 'make GIT_COMMIT=$GIT_COMMIT build/railgate build/railgate-cni' deploy/Dockerfile
 
 # Every shared library the binaries link directly (DT_NEEDED) comes from a
 # runtime-stage package; apt brings their own dependencies.  libc6 is in

@@ -37,6 +37,7 @@ static const struct rg_command commands[] = {
 	{ "route",  "put the supernet routes into a pod", cmd_route_adapter },
 	{ "probe",  "loss and RTT from each rail of a pod, and where lost frames died", rg_cmd_probe },
 	{ "doctor", "which failure scenario breaks this node or a pod, and the fix", rg_cmd_doctor },
+	{ "install-cni", "copy railgate-cni into a CNI bin directory, atomically", rg_cmd_install_cni },
 	{ "help",   "this text, or a command's (help COMMAND)", cmd_help },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -52,7 +53,7 @@ static void usage(FILE *f)
 "\n"
 "Commands:\n");
 	for (size_t c = 0; c < N_COMMANDS; c++)
-		fprintf(f, "  %-8s %s\n", commands[c].name, commands[c].summary);
+		fprintf(f, "  %-11s %s\n", commands[c].name, commands[c].summary);
 	fprintf(f,
 "\n"
 "Options:\n"
