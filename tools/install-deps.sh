@@ -17,7 +17,7 @@ PKGS=(
 # the Debian package only when the command is missing, so the two never
 # fight.  node and npm validate the Kubernetes manifests (tests/deploy); go
 # builds the libcni client the CNI tests drive (tests/tools/cnitool).
-CMDS=(node:nodejs npm:npm go:golang-go)
+CMDS=(node:nodejs npm:npm go:golang-go kubectl:kubernetes-client)
 
 missing=()
 # One dpkg-query for the whole list: a package that is not installed prints

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CNI side as the DaemonSet installs it, no cluster needed: the init
-# container's command line from each deploy/ DaemonSet (railgate
-# install-cni), run with the host's CNI bin directory under a temporary
+# container's command line from each overlay's DaemonSet (kubectl kustomize
+# deploy/overlays/*; railgate install-cni), run with the host's CNI bin directory under a temporary
 # directory, copies railgate-cni atomically (a new inode by rename, no
 # temporary file left, an unchanged plugin left alone); bad arguments fail
 # clearly and change nothing; railgate-cni is static ("not a dynamic
@@ -18,25 +18,28 @@ VALIDATE=tests/deploy/validate.mjs
 # being build/ (railgate-cni sits beside railgate in both) and /host $TMP/host.
 init_cmd() {
 	jq -r '.[] | select(.kind=="DaemonSet") | .spec.template.spec.initContainers[] |
-		select(.name=="install-cni") | .command[]' <(node "$VALIDATE" --json "$1") |
+		select(.name=="install-cni") | .command[]' "$1" |
 	sed "s|^/usr/local/bin/railgate$|$RG|; s|^/host/|$TMP/host/|"
 }
-for ds in deploy/daemonset.yaml deploy/daemonset-capabilities.yaml; do
+for o in $(ls deploy/overlays); do
+	kubectl kustomize "deploy/overlays/$o" 2>/dev/null >"$TMP/$o.yaml"
+	node "$VALIDATE" --json "$TMP/$o.yaml" >"$TMP/$o.json"
+	ds=$TMP/$o.json
 	rm -rf "$TMP/host"
 	mkdir -p "$TMP/host/opt/cni/bin"
 	mapfile -t cmd < <(init_cmd "$ds")
-	check_eq "$ds: the init container runs railgate install-cni --dest /host/opt/cni/bin" \
+	check_eq "$o: the init container runs railgate install-cni --dest /host/opt/cni/bin" \
 		"$RG install-cni --dest $TMP/host/opt/cni/bin" "${cmd[*]}"
 	mount=$(jq -r '.[] | select(.kind=="DaemonSet") | .spec.template.spec as $s |
 		($s.initContainers[] | select(.name=="install-cni") | .volumeMounts[] |
 		 select(.mountPath=="/host/opt/cni/bin") | .name) as $v |
-		$s.volumes[] | select(.name==$v) | .hostPath.path' <(node "$VALIDATE" --json "$ds"))
-	check_eq "$ds: /host/opt/cni/bin is the host's /opt/cni/bin" /opt/cni/bin "$mount"
-	check "$ds: the init container's command succeeds" "${cmd[@]}"
+		$s.volumes[] | select(.name==$v) | .hostPath.path' "$ds")
+	check_eq "$o: /host/opt/cni/bin is the host's /opt/cni/bin" /opt/cni/bin "$mount"
+	check "$o: the init container's command succeeds" "${cmd[@]}"
 	target=$TMP/host/opt/cni/bin/railgate
-	check "$ds: the plugin is installed as 'railgate', byte for byte" cmp "$CNI" "$target"
-	check_eq "$ds: it is executable (0755)" 755 "$(stat -c %a "$target" 2>/dev/null)"
-	check_eq "$ds: no temporary file is left" "railgate" "$(ls -A "$TMP/host/opt/cni/bin")"
+	check "$o: the plugin is installed as 'railgate', byte for byte" cmp "$CNI" "$target"
+	check_eq "$o: it is executable (0755)" 755 "$(stat -c %a "$target" 2>/dev/null)"
+	check_eq "$o: no temporary file is left" "railgate" "$(ls -A "$TMP/host/opt/cni/bin")"
 done
 # a pod restart: the same plugin is left alone, another one replaced by rename
 ino=$(stat -c %i "$target")

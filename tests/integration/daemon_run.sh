@@ -251,8 +251,8 @@ check "the log says so" log_has 'datapath taken down'
 # ---- the capability-only DaemonSet's set is enough ----------------------------------
 caps=$(awk '/capabilities:/ { c = 1 } c && /add:/ { a = 1; next }
 	a && /^ *- [A-Z_]+/ { printf "%s+%s", sep, tolower($2); sep = "," ; next } a { exit }' \
-	deploy/daemonset-capabilities.yaml)
-check "deploy/daemonset-capabilities.yaml adds capabilities ($caps)" test -n "$caps"
+	deploy/overlays/capabilities/daemonset-capabilities.yaml)
+check "deploy/overlays/capabilities/daemonset-capabilities.yaml adds capabilities ($caps)" test -n "$caps"
 NODE_NAME=gpu-node-07 DAEMON_WRAP="setpriv --bounding-set -all,$caps" daemon_start
 check "with only those capabilities the daemon gets ready" wait_for 5 is_ready
 stream_start pod0 10.0.1.10 200 1000 9609
