@@ -46,6 +46,9 @@ struct shared {
 	uint64_t reloads_ok;
 	uint64_t reloads_error;
 	int uplink_up;               /* -1 unknown */
+	char uplink_name[IF_NAMESIZE];
+	int last_reload_ok;          /* -1 before the first load */
+	double last_reload_success;  /* Unix seconds, 0 none */
 	bool ready;
 	char reason[READY_REASON_LEN];
 };
@@ -95,20 +98,33 @@ static void schedule(struct daemon *d, unsigned why)
 		d->due_ms = now_ms() + RG_DAEMON_DEBOUNCE_MS;
 }
 
-static void count_reload(struct daemon *d, bool ok)
+/* The result of a config load: the start sets the last-load gauges, a
+ * reload also counts. */
+static void record_load(struct daemon *d, bool ok)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
 	pthread_mutex_lock(&d->sh.lock);
+	if (d->started) {
+		if (ok)
+			d->sh.reloads_ok++;
+		else
+			d->sh.reloads_error++;
+	}
+	d->sh.last_reload_ok = ok;
 	if (ok)
-		d->sh.reloads_ok++;
-	else
-		d->sh.reloads_error++;
+		d->sh.last_reload_success = (double)now.tv_sec + now.tv_nsec / 1e9;
 	pthread_mutex_unlock(&d->sh.lock);
 }
 
-static void set_uplink_up(struct daemon *d, int up)
+/* name: the uplink's, or NULL to keep the one known. */
+static void set_uplink_up(struct daemon *d, int up, const char *name)
 {
 	pthread_mutex_lock(&d->sh.lock);
 	d->sh.uplink_up = up;
+	if (name && *name)
+		snprintf(d->sh.uplink_name, sizeof(d->sh.uplink_name), "%s", name);
 	pthread_mutex_unlock(&d->sh.lock);
 }
 
@@ -166,7 +182,7 @@ static void refresh_running(struct daemon *d)
 	free(links);
 	rg_datapath_close(&dp);
 	if (d->uplink_ifindex && !rg_nl_link_by_index(d->nl, d->uplink_ifindex, &up))
-		set_uplink_up(d, up.oper_up);
+		set_uplink_up(d, up.oper_up, up.name);
 }
 
 static bool is_attached(const struct daemon *d, int ifindex)
@@ -315,6 +331,7 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 {
 	struct daemon *d = ctx;
 	struct rg_metrics_snapshot s = { .version = d->o->version, .commit = d->o->commit };
+	char uplink[IF_NAMESIZE];
 	struct rg_rail *rails = calloc(RG_MAX_RAILS, sizeof(*rails));
 	struct rg_counter *counters = calloc(RG_STAT_SLOTS, sizeof(*counters));
 	struct rg_metrics_link *mlinks = NULL;
@@ -330,6 +347,10 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 	s.reloads_ok = d->sh.reloads_ok;
 	s.reloads_error = d->sh.reloads_error;
 	s.uplink_up = d->sh.uplink_up;
+	memcpy(uplink, d->sh.uplink_name, sizeof(uplink));
+	s.uplink_name = uplink;
+	s.last_reload_ok = d->sh.last_reload_ok;
+	s.last_reload_success_time = d->sh.last_reload_success;
 	pthread_mutex_unlock(&d->sh.lock);
 
 	if (!open_pins(d->o->pin_dir, &dp, err, sizeof(err)) &&
@@ -481,8 +502,7 @@ static void reload_config(struct daemon *d, bool force)
 		     "config %s applied: generation %llu, %zu rails, %zu representors (%s)",
 		     d->o->config_path, (unsigned long long)res.config_generation, res.n_rails,
 		     res.n_reps, res.fresh ? "loaded and pinned" : "hitless, over the pinned datapath");
-	if (d->started)
-		count_reload(d, true);
+	record_load(d, true);
 	if (d->have_cfg)
 		rg_config_free(&d->cfg);
 	d->started = true;
@@ -493,8 +513,7 @@ static void reload_config(struct daemon *d, bool force)
 	refresh_running(d);
 	return;
 failed:
-	if (d->started)
-		count_reload(d, false);
+	record_load(d, false);
 	d->started = true;
 }
 
@@ -590,7 +609,7 @@ static void on_uplink_event(struct daemon *d, const struct rg_nl_event *ev)
 	pthread_mutex_unlock(&d->sh.lock);
 	if (was == up)
 		return;
-	set_uplink_up(d, up);
+	set_uplink_up(d, up, ev->type == RG_NL_LINK_DEL ? NULL : ev->name);
 	rg_log_event(dlog(d), up ? RG_LOG_INFO : RG_LOG_WARN, "uplink", "uplink %s is %s",
 		     ev->name[0] ? ev->name : "(gone)",
 		     ev->type == RG_NL_LINK_DEL ? "gone" : up ? "up" : "down");
@@ -836,6 +855,7 @@ int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
 	d->o = o;
 	d->sig_fd = d->ino_fd = -1;
 	d->sh.uplink_up = -1;
+	d->sh.last_reload_ok = -1;
 	snprintf(d->sh.reason, sizeof(d->sh.reason), "starting");
 	pthread_mutex_init(&d->sh.lock, NULL);
 

@@ -26,6 +26,7 @@ const MODELS = {
   "apps/v1/DaemonSet": apps.DaemonSet,
   "monitoring.coreos.com/v1/ServiceMonitor": monitoring.ServiceMonitor,
   "monitoring.coreos.com/v1/PodMonitor": monitoring.PodMonitor,
+  "monitoring.coreos.com/v1/PrometheusRule": monitoring.PrometheusRule,
 };
 
 // CRDs with no published model: the CNI config they carry must be JSON
