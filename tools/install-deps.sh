@@ -9,7 +9,7 @@ PKGS=(
 	linux-libc-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev libyaml-dev libjson-c-dev
 	libmicrohttpd-dev libcmocka-dev libssl-dev libnftables-dev nftables
 	iproute2 ethtool iperf3 tcpdump iputils-ping jq procps kmod
-	containernetworking-plugins golang-github-appc-cni-dev prometheus gnuplot-nox help2man
+	containernetworking-plugins golang-github-appc-cni-dev prometheus gnuplot-nox help2man netsniff-ng
 	curl ca-certificates
 )
 # Commands a machine may carry as a non-Debian build (NodeSource's nodejs
