@@ -82,6 +82,7 @@
 #include <yaml.h>
 
 #include "config.h"
+#include "files.h"
 #include "../maps/errbuf.h"
 
 #define RG_CONFIG_API_VERSION "railgate.dev/v1alpha1"
@@ -1651,57 +1652,9 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 	return 0;
 }
 
-static int read_whole(const char *path, char **out, size_t *len)
-{
-	size_t cap = 4096, used = 0;
-	char *buf = NULL, *grown;
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (!buf || used == cap) {
-			if (buf)
-				cap *= 2;
-			if (cap > CONFIG_MAX_BYTES) {
-				err = -EFBIG;
-				break;
-			}
-			grown = realloc(buf, cap);
-			if (!grown) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = grown;
-		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	*len = used;
-	return 0;
-}
-
 int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t n)
 {
-	int ret = read_whole(path, text, len);
-
-	return ret ? rg_err(err, n, ret, "%s: cannot read: %s", path, strerror(-ret)) : 0;
+	return rg_file_read(path, CONFIG_MAX_BYTES, text, len, err, n);
 }
 
 int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *diags)

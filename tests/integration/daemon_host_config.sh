@@ -7,27 +7,12 @@
 # leaves the file as it was; railgate-cni reads that file; a --host-config
 # whose directory does not exist stops the daemon before it touches anything.
 source "$(dirname "$0")/../lib/integration.sh" onenode rghcf
-DAEMON_PID=""
-daemon_kill() {
-	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
-	DAEMON_PID=""
-}
-on_exit daemon_kill
 onenode_up
 CONF=$TMP/cm/railgate.yaml        # the ConfigMap as the container sees it
 HOST=$TMP/host-etc/railgate.yaml  # the host's /etc/railgate/railgate.yaml
 LOG=$TMP/daemon.log
 mkdir -p "$TMP/cm" "$TMP/host-etc"
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-wait_for() {      # wait_for SECONDS CMD...: poll until CMD succeeds, bounded
-	local deadline=$(( $(now_ms) + $1 * 1000 ))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(now_ms)" -ge "$deadline" ] && return 1
-		sleep 0.05
-	done
-}
 # log_count EVENT TEXT: how many log lines of EVENT contain TEXT
 log_count() { grep -c "\"event\":\"$1\".*$2" "$LOG"; }
 log_reaches() { [ "$(log_count "$1" "$2")" -ge "$3" ]; }

@@ -8,19 +8,12 @@
 # SIGTERM keeps the datapath with --keep and takes it down without; one
 # config serves nodes through spec.nodes overrides and `uplink: auto`.
 source "$(dirname "$0")/../lib/integration.sh" onenode rgdmn
-DAEMON_PID=""
 METRICS=127.0.0.1:9464
 CM="$TMP/cm"                      # the ConfigMap volume, as the kubelet lays it out
 CONF="$CM/railgate.yaml"
 
-daemon_kill() {
-	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
-	DAEMON_PID=""
-}
-on_exit daemon_kill
 onenode_up
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 in_node() { ip netns exec "$ON-node" "$@"; }
 http_code() { in_node curl -s -m 2 -o /dev/null -w '%{http_code}' "http://$METRICS$1"; }
 scrape() { in_node curl -sf -m 2 "http://$METRICS/metrics"; }
@@ -51,15 +44,6 @@ daemon_start() {
 	DAEMON_PID=$!
 }
 
-# wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds.
-wait_for() {
-	local deadline=$(( $(now_ms) + $1 * 1000 ))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(now_ms)" -ge "$deadline" ] && return 1
-		sleep 0.05
-	done
-}
 is_ready() { [ "$(http_code /readyz)" = 200 ]; }
 rep_rail_is() { [ "$(jq_status ".interfaces[] | select(.name==\"$1\" and .attached) | .rail")" = "$2" ]; }
 rep_gone() { [ -z "$(jq_status ".interfaces[] | select(.name==\"$1\") | .name")" ]; }

@@ -8,12 +8,6 @@
 # the daemon's /metrics serves (tests/deploy/queries.mjs), and parses as
 # PromQL; a misspelled metric or label value is caught.
 source "$(dirname "$0")/../lib/integration.sh" onenode rgmon
-DAEMON_PID=""
-daemon_kill() {
-	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
-	DAEMON_PID=""
-}
-on_exit daemon_kill
 onenode_up
 METRICS=127.0.0.1:9464
 DASH=deploy/grafana-dashboard.json
@@ -21,15 +15,6 @@ QUERIES=tests/deploy/queries.mjs
 [ -d tests/deploy/node_modules/kubernetes-models ] ||
 	(cd tests/deploy && timeout 240 npm install --no-audit --no-fund --no-package-lock --loglevel=error) >/dev/null 2>&1
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-wait_for() {      # wait_for SECONDS CMD...: poll until CMD succeeds, bounded
-	local deadline=$(( $(now_ms) + $1 * 1000 ))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(now_ms)" -ge "$deadline" ] && return 1
-		sleep 0.05
-	done
-}
 is_ready() { [ "$(ip netns exec "$ON-node" curl -s -m 2 -o /dev/null -w '%{http_code}' "http://$METRICS/readyz")" = 200 ]; }
 # tap_from CMD...: the TAP lines CMD prints, as ours
 tap_from() {

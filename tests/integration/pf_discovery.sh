@@ -9,12 +9,6 @@
 # VF representor that appears later for the rail's PF; a node override
 # replaces a rail's pf.
 source "$(dirname "$0")/../lib/integration.sh" onenode rgpf
-DAEMON_PID=""
-daemon_kill() {
-	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
-	DAEMON_PID=""
-}
-on_exit daemon_kill
 onenode_up
 export RAILGATE_SYSFS="$TMP/sys"
 
@@ -106,15 +100,6 @@ rails_config "$TMP/node.yaml" "pf: nic0" 'pf: "0000:31:00.0"' "  nodes:
         - {name: rail1, representors: [pf2vf0]}"
 ip netns exec "$ON-node" "$RAILGATE" run -c "$TMP/node.yaml" --node-name gpu-7 2>"$TMP/daemon.log" &
 DAEMON_PID=$!
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-wait_for() {      # wait_for SECONDS CMD...: poll until CMD succeeds, bounded
-	local deadline=$(( $(now_ms) + $1 * 1000 ))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(now_ms)" -ge "$deadline" ] && return 1
-		sleep 0.05
-	done
-}
 reps_are() { [ "$(reps_attached)" = "$1" ]; }
 check "the daemon applies the node's override: rail1 is pf2vf0, rail0 pf nic0's" wait_for 10 reps_are "pf0vf0 pf2vf0"
 check_eq "pf2vf0 is on rail1 on node gpu-7" rail1 "$(rail_of pf2vf0)"
