@@ -277,9 +277,19 @@ int rg_switchdev_rep_names(const char *root, const char *sel, char (**names)[IF_
 bool rg_switchdev_is_rep_of(const char *root, const char *sel, const char *ifname)
 {
 	char (*names)[IF_NAMESIZE];
+	struct netdev_attrs a;
 	size_t n;
 	bool found = false;
+	int pf, vf;
 
+	/* The daemon asks on every link event: a netdev that is no VF
+	 * representor at all is answered from its own two attributes,
+	 * without reading every netdev of the node. */
+	if (strlen(ifname) >= IF_NAMESIZE || strchr(ifname, '/'))
+		return false;
+	read_netdev(root, ifname, &a);
+	if (!a.switch_id[0] || !parse_vf_port(a.port_name, &pf, &vf))
+		return false;
 	if (rg_switchdev_rep_names(root, sel, &names, &n, NULL, 0))
 		return false;
 	for (size_t i = 0; i < n && !found; i++)
