@@ -130,8 +130,11 @@ int rg_cmd_install_cni(const struct rg_global_opts *g, int argc, char **argv)
 		return RG_EXIT_FAIL;
 	}
 	if (!source) {
-		if (default_source(src, sizeof(src))) {
-			fprintf(stderr, "railgate install-cni: cannot find railgate-cni beside this binary: give --source\n");
+		ret = default_source(src, sizeof(src));
+		if (ret) {
+			/* no /proc (a bare chroot): the binary cannot see where it is */
+			fprintf(stderr, "railgate install-cni: cannot find railgate-cni beside this binary (/proc/self/exe: %s): give --source\n",
+				strerror(-ret));
 			return RG_EXIT_FAIL;
 		}
 		source = src;
