@@ -16,6 +16,11 @@ NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 libnl-genl-3.
 CFLAGS    += $(NL_CFLAGS)
 LDFLAGS   ?=
 DEPFLAGS  := -MMD -MP
+
+# What `railgate --version` says: the release and the commit it was built
+# from (`make GIT_COMMIT=...` where the tree has no .git, as in an image build).
+VERSION    := 0.1.0
+GIT_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 BPF_CFLAGS := -O2 -g -Wall -target bpf -D__TARGET_ARCH_x86 -I. -I$(ARCH_INC)
 
 # The libraries each binary calls, and no others (checked with
@@ -71,13 +76,14 @@ $(BUILD)/tests/unit/test_fib:       TEST_LDLIBS :=
 $(BUILD)/tests/unit/test_metrics:   TEST_LDLIBS := -ljson-c -lmicrohttpd
 $(BUILD)/tests/unit/test_netlink:   TEST_LDLIBS := -lnl-genl-3 -lnl-route-3 -lnl-3
 $(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml -lcrypto
+$(BUILD)/tests/unit/test_switchdev: TEST_LDLIBS :=
 $(BUILD)/tests/bpf/test_datapath:   TEST_LDLIBS := -lbpf
 $(BUILD)/tests/bpf/test_prog_cost:  TEST_LDLIBS := -lbpf
 
 # The generated dependency files of every object and program built so far.
 DEPS := $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)
 
-.PHONY: all deps test test-full test-quick demo bench fresh-check clean bpf
+.PHONY: FORCE man install all deps test test-full test-quick demo bench fresh-check clean bpf
 # Keep intermediate objects (tests/lib/*.o) so a second make does no work.
 .SECONDARY:
 all: bpf $(LIB) $(BINS) $(TEST_BINS) $(TEST_TOOLS)
@@ -106,6 +112,13 @@ $(BUILD)/%.o: %.c | $(BPF_SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
+# Rewritten only when the version or commit changed, so a build at the same
+# commit does no work and a new commit rebuilds one object.
+$(BUILD)/build_version.h: FORCE | $(BUILD)
+	@printf '#define RG_BUILD_VERSION "%s"\n#define RG_BUILD_COMMIT "%s"\n' '$(VERSION)' '$(GIT_COMMIT)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/tools/railgate/version.o: $(BUILD)/build_version.h
+
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -116,8 +129,15 @@ $(DOCTOR_LIB): $(DOCTOR_OBJS)
 
 $(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(DOCTOR_OBJS) $(POD_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
-$(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CNI_LDLIBS)
+# railgate-cni runs on the host, where the DaemonSet copies it (railgate
+# install-cni): linked statically, so a node needs none of libnl, libyaml,
+# json-c or libcrypto (Debian's -dev packages ship the .a files).  The
+# linker warns that getaddrinfo, getproto* and dlopen in libnl and libcrypto
+# would need glibc's shared parts at run time: railgate-cni calls none of them.
+# The Makefile is a prerequisite: a tree built before the link went static
+# relinks.
+$(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB) Makefile
+	$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $(filter-out Makefile,$^) $(CNI_LDLIBS)
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LDLIBS)
 
@@ -171,6 +191,31 @@ bench:
 # proof that the two commands set up a new machine.  Minutes; not in `make test`.
 fresh-check:
 	@tools/fresh-check.sh
+
+# The man pages, generated from each command's --help (tools/railgate/mkman.sh).
+MAN_DIR := $(BUILD)/man
+man: $(MAN_DIR)/railgate.8
+$(MAN_DIR)/railgate.8: $(BUILD)/railgate tools/railgate/mkman.sh
+	tools/railgate/mkman.sh $(BUILD)/railgate $(VERSION) $(MAN_DIR)
+
+# `make install PREFIX=/usr DESTDIR=/tmp/root`: the command, the CNI plugin
+# (its "type" is the file name in the CNI bin directory), the man pages, the
+# bash completion and the licenses.
+PREFIX      ?= /usr/local
+SBINDIR     ?= $(PREFIX)/sbin
+CNIBINDIR   ?= $(PREFIX)/lib/cni
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR      ?= $(PREFIX)/share/doc/railgate
+install: $(BUILD)/railgate $(BUILD)/railgate-cni man
+	install -D -m 0755 $(BUILD)/railgate $(DESTDIR)$(SBINDIR)/railgate
+	install -D -m 0755 $(BUILD)/railgate-cni $(DESTDIR)$(CNIBINDIR)/railgate
+	install -d $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 $(MAN_DIR)/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -D -m 0644 tools/railgate/completion.bash $(DESTDIR)$(BASHCOMPDIR)/railgate
+	install -d $(DESTDIR)$(DOCDIR)/LICENSES
+	install -m 0644 LICENSE $(DESTDIR)$(DOCDIR)/
+	install -m 0644 LICENSES/*.txt $(DESTDIR)$(DOCDIR)/LICENSES/
 
 clean:
 	rm -rf $(BUILD)

@@ -27,8 +27,10 @@
  *         subnet: CIDR                     required, inside a supernet, at most
  *                                          /30, overlapping no other rail
  *         gateway: IPV4                    required, a host of subnet
- *         representors: [IFNAME|GLOB, ...] required, non-empty, each name or
- *                                          glob in one rail only
+ *         representors: [IFNAME|GLOB, ...] non-empty, each name or glob in
+ *                                          one rail only; or instead:
+ *         pf: IFNAME|PCI-ADDRESS|GLOB      the PF whose VF representors the
+ *                                          rail takes (loader/switchdev.h)
  *         vlan: 1..4094                    optional, default none (-1)
  *         mtu: 68..65535                   optional, default 0 (not checked)
  *     datapath:                            optional
@@ -47,6 +49,9 @@
  *         uplink: IFNAME | auto            optional override
  *         gateway: IPV4                    optional override
  *         gatewayMAC: MAC                  optional override
+ *         rails:                           optional, a rail's own selection:
+ *           - name: RAIL                   required, a rail of spec.rails
+ *             pf: ... | representors: [...]  exactly one, replacing the rail's
  *
  * Two additions to the first schema, for `railgate run` as a DaemonSet where
  * one ConfigMap serves every node:
@@ -77,6 +82,7 @@
 #include <yaml.h>
 
 #include "config.h"
+#include "files.h"
 #include "../maps/errbuf.h"
 
 #define RG_CONFIG_API_VERSION "railgate.dev/v1alpha1"
@@ -161,11 +167,13 @@ struct rail_source {
 	const yaml_node_t *subnet;
 	const yaml_node_t *gateway;
 	const yaml_node_t **representors;
+	const yaml_node_t *pf;
 };
 
 struct node_source {
 	const yaml_node_t *name;
 	const yaml_node_t *gateway;
+	const yaml_node_t **rail_names;  /* parallel to rg_config_node.rails */
 };
 
 struct parser {
@@ -805,16 +813,19 @@ static void parse_computenet(struct parser *p, const yaml_node_t *map)
 				&cn->n_frontend, &p->frontend_nodes);
 }
 
-static void parse_representors(struct parser *p, const yaml_node_t *list,
-			       struct rg_config_rail *rail, struct rail_source *src)
+/* A list of interface names or globs into *out; nodes (may be NULL) gets
+ * each kept entry's YAML node, for the cross-rail checks. */
+static void parse_representors(struct parser *p, const yaml_node_t *list, char ***out,
+			       size_t *count, const yaml_node_t ***nodes)
 {
 	size_t i, n = list_length(list);
 	char label[64];
 
 	entry_label(label, sizeof(label), "representors");
-	rail->representors = parser_calloc(p, n, sizeof(*rail->representors));
-	src->representors = parser_calloc(p, n, sizeof(*src->representors));
-	if (!rail->representors || !src->representors)
+	*out = parser_calloc(p, n, sizeof(**out));
+	if (nodes)
+		*nodes = parser_calloc(p, n, sizeof(**nodes));
+	if (!*out || (nodes && !*nodes))
 		return;
 	for (i = 0; i < n; i++) {
 		const yaml_node_t *item = list_item(p, list, i);
@@ -828,18 +839,55 @@ static void parse_representors(struct parser *p, const yaml_node_t *list,
 			p->oom = true;
 			return;
 		}
-		src->representors[rail->n_representors] = item;
-		rail->representors[rail->n_representors++] = copy;
+		if (nodes)
+			(*nodes)[*count] = item;
+		(*out)[(*count)++] = copy;
 	}
 }
 
+/*
+ * A PF selector: a netdev name (as check_ifname) or a PCI address such as
+ * 0000:17:00.0, either with shell globs (ens*f0np0, 0000:*:00.0).  A ':'
+ * tells the two apart: netdev names cannot hold one.
+ */
+static bool parse_pf_node(struct parser *p, const yaml_node_t *n, char out[RG_PF_SEL_LEN])
+{
+	const char *s = expect_string(p, n, "'pf'");
+
+	if (!s)
+		return false;
+	if (strchr(s, ':')) {
+		if (strlen(s) >= RG_PF_SEL_LEN ||
+		    strspn(s, "0123456789abcdefABCDEF:.*?[]!-") != strlen(s)) {
+			error_node(p, n, "pf '%s' is neither an interface name nor a PCI address like 0000:17:00.0", s);
+			return false;
+		}
+	} else if (!check_ifname(p, n, s)) {
+		return false;
+	}
+	strcpy(out, s);
+	return true;
+}
+
+/* A rail (or a node's rail override) selects by pf or by representors, one
+ * of them: two selections would leave which one wins to the reader. */
+static void check_one_selection(struct parser *p, const yaml_node_t *map, const char *where,
+				const yaml_node_t *pf, const yaml_node_t *reps)
+{
+	if (pf && reps)
+		error_node(p, pf, "both 'pf' and 'representors' %s: a rail selects its representors one way", where);
+	else if (!pf && !reps)
+		error_node(p, map, "missing key 'representors' or 'pf' %s", where);
+}
+
 enum rail_key { RAIL_NAME, RAIL_SUBNET, RAIL_GATEWAY, RAIL_REPRESENTORS,
-		RAIL_VLAN, RAIL_MTU, RAIL_NKEYS };
+		RAIL_PF, RAIL_VLAN, RAIL_MTU, RAIL_NKEYS };
 static const struct key_spec rail_keys[RAIL_NKEYS] = {
 	[RAIL_NAME]         = { "name", true },
 	[RAIL_SUBNET]       = { "subnet", true },
 	[RAIL_GATEWAY]      = { "gateway", true },
-	[RAIL_REPRESENTORS] = { "representors", true },
+	[RAIL_REPRESENTORS] = { "representors", false },  /* or pf: check_one_selection */
+	[RAIL_PF]           = { "pf", false },
 	[RAIL_VLAN]         = { "vlan", false },
 	[RAIL_MTU]          = { "mtu", false },
 };
@@ -871,8 +919,12 @@ static void parse_rail(struct parser *p, const yaml_node_t *map,
 	}
 	if (v[RAIL_GATEWAY] && parse_ipv4_node(p, v[RAIL_GATEWAY], "'gateway'", &rail->gateway))
 		src->gateway = v[RAIL_GATEWAY];
+	check_one_selection(p, map, "in rail", v[RAIL_PF], v[RAIL_REPRESENTORS]);
 	if (v[RAIL_REPRESENTORS] && expect_list(p, v[RAIL_REPRESENTORS], "representors", true))
-		parse_representors(p, v[RAIL_REPRESENTORS], rail, src);
+		parse_representors(p, v[RAIL_REPRESENTORS], &rail->representors,
+				   &rail->n_representors, &src->representors);
+	if (v[RAIL_PF] && parse_pf_node(p, v[RAIL_PF], rail->pf))
+		src->pf = v[RAIL_PF];
 	if (v[RAIL_VLAN])
 		parse_int_node(p, v[RAIL_VLAN], "vlan", VLAN_MIN, VLAN_MAX, &rail->vlan);
 	if (v[RAIL_MTU])
@@ -946,13 +998,59 @@ static void parse_datapath(struct parser *p, const yaml_node_t *map)
 		parse_bool_node(p, v[DP_ANTI_SPOOF], "antiSpoof", &p->cfg->anti_spoof);
 }
 
-enum node_key { NODE_NAME, NODE_UPLINK, NODE_GATEWAY, NODE_GATEWAY_MAC, NODE_NKEYS };
+enum node_key { NODE_NAME, NODE_UPLINK, NODE_GATEWAY, NODE_GATEWAY_MAC, NODE_RAILS,
+		NODE_NKEYS };
 static const struct key_spec node_keys[NODE_NKEYS] = {
 	[NODE_NAME]        = { "name", true },
 	[NODE_UPLINK]      = { "uplink", false },
 	[NODE_GATEWAY]     = { "gateway", false },
 	[NODE_GATEWAY_MAC] = { "gatewayMAC", false },
+	[NODE_RAILS]       = { "rails", false },
 };
+
+enum node_rail_key { NR_NAME, NR_PF, NR_REPRESENTORS, NR_NKEYS };
+static const struct key_spec node_rail_keys[NR_NKEYS] = {
+	[NR_NAME]         = { "name", true },
+	[NR_PF]           = { "pf", false },
+	[NR_REPRESENTORS] = { "representors", false },
+};
+
+/* One entry of spec.nodes[].rails; the rail name is checked against
+ * spec.rails later (check_nodes), when every rail has parsed. */
+static void parse_node_rail(struct parser *p, const yaml_node_t *map,
+			    struct rg_config_node_rail *nr, const yaml_node_t **name_node)
+{
+	const yaml_node_t *v[NR_NKEYS];
+
+	if (!expect_type(p, map, YAML_MAPPING_NODE, "each entry of a node's 'rails'"))
+		return;
+	collect_keys(p, map, "in a node's rail", node_rail_keys, NR_NKEYS, v);
+	check_one_selection(p, map, "in a node's rail", v[NR_PF], v[NR_REPRESENTORS]);
+	if (v[NR_NAME] && expect_string(p, v[NR_NAME], "'name'"))
+		*name_node = v[NR_NAME];
+	if (v[NR_REPRESENTORS] && expect_list(p, v[NR_REPRESENTORS], "representors", true))
+		parse_representors(p, v[NR_REPRESENTORS], &nr->representors,
+				   &nr->n_representors, NULL);
+	if (v[NR_PF])
+		parse_pf_node(p, v[NR_PF], nr->pf);
+}
+
+static void parse_node_rails(struct parser *p, const yaml_node_t *list,
+			     struct rg_config_node *node, struct node_source *src)
+{
+	size_t i, n;
+
+	if (!expect_list(p, list, "rails", false))
+		return;
+	n = list_length(list);
+	node->rails = parser_calloc(p, n, sizeof(*node->rails));
+	src->rail_names = parser_calloc(p, n, sizeof(*src->rail_names));
+	if (!node->rails || !src->rail_names)
+		return;
+	node->n_rails = n;
+	for (i = 0; i < n; i++)
+		parse_node_rail(p, list_item(p, list, i), &node->rails[i], &src->rail_names[i]);
+}
 
 static void parse_node(struct parser *p, const yaml_node_t *map,
 		       struct rg_config_node *node, struct node_source *src)
@@ -982,6 +1080,8 @@ static void parse_node(struct parser *p, const yaml_node_t *map,
 	if (v[NODE_GATEWAY_MAC])
 		node->has_gateway_mac = parse_gateway_mac_node(p, v[NODE_GATEWAY_MAC],
 							       "'gatewayMAC'", node->gateway_mac);
+	if (v[NODE_RAILS])
+		parse_node_rails(p, v[NODE_RAILS], node, src);
 }
 
 static void parse_nodes(struct parser *p, const yaml_node_t *list)
@@ -1297,6 +1397,45 @@ static void check_rails(struct parser *p)
 			check_rail_gateway(p, i);
 		for (k = 0; k < c->rails[i].n_representors; k++)
 			check_representor(p, i, k);
+		if (src->pf)
+			for (j = 0; j < i; j++)
+				if (p->rails[j].pf && !strcmp(c->rails[i].pf, c->rails[j].pf)) {
+					error_node(p, src->pf, "pf '%s' of rail %s is rail %s's too (line %u)",
+						   c->rails[i].pf, rail_label(c, i).s, rail_label(c, j).s,
+						   node_pos(p->rails[j].pf).line);
+					break;
+				}
+	}
+}
+
+/* A node's rail overrides name rails of spec.rails, each once. */
+static void check_node_rails(struct parser *p, size_t i)
+{
+	struct rg_config_node *node = &p->cfg->nodes[i];
+	const yaml_node_t **names = p->nodes[i].rail_names;
+	size_t k, j, r;
+
+	for (k = 0; names && k < node->n_rails; k++) {
+		const char *name;
+
+		if (!names[k])
+			continue;
+		name = scalar_value(names[k]);
+		for (r = 0; r < p->cfg->n_rails; r++)
+			if (p->rails[r].name && !strcmp(p->cfg->rails[r].name, name))
+				break;
+		if (r == p->cfg->n_rails) {
+			error_node(p, names[k], "node %s overrides rail '%s', which spec.rails does not have",
+				   node->name, name);
+			continue;
+		}
+		node->rails[k].rail = r;
+		for (j = 0; j < k; j++)
+			if (names[j] && !strcmp(scalar_value(names[j]), name)) {
+				error_node(p, names[k], "rail '%s' overridden twice on node %s (first at line %u)",
+					   name, node->name, node_pos(names[j]).line);
+				break;
+			}
 	}
 }
 
@@ -1315,6 +1454,7 @@ static void check_nodes(struct parser *p)
 				}
 		if (p->nodes[i].gateway)
 			check_computenet_gateway(p, p->nodes[i].gateway, c->nodes[i].gateway);
+		check_node_rails(p, i);
 	}
 }
 
@@ -1467,6 +1607,9 @@ static void free_sources(struct parser *p)
 		for (i = 0; i < p->cfg->n_rails; i++)
 			free(p->rails[i].representors);
 	free(p->rails);
+	if (p->nodes)
+		for (i = 0; i < p->cfg->n_nodes; i++)
+			free(p->nodes[i].rail_names);
 	free(p->nodes);
 	free(p->supernet_nodes);
 	free(p->frontend_nodes);
@@ -1509,57 +1652,9 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 	return 0;
 }
 
-static int read_whole(const char *path, char **out, size_t *len)
-{
-	size_t cap = 4096, used = 0;
-	char *buf = NULL, *grown;
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (!buf || used == cap) {
-			if (buf)
-				cap *= 2;
-			if (cap > CONFIG_MAX_BYTES) {
-				err = -EFBIG;
-				break;
-			}
-			grown = realloc(buf, cap);
-			if (!grown) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = grown;
-		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	*len = used;
-	return 0;
-}
-
 int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t n)
 {
-	int ret = read_whole(path, text, len);
-
-	return ret ? rg_err(err, n, ret, "%s: cannot read: %s", path, strerror(-ret)) : 0;
+	return rg_file_read(path, CONFIG_MAX_BYTES, text, len, err, n);
 }
 
 int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *diags)
@@ -1580,24 +1675,49 @@ int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *dia
 	return err;
 }
 
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 void rg_config_free(struct rg_config *cfg)
 {
 	size_t i, j;
 
 	if (!cfg)
 		return;
-	for (i = 0; cfg->rails && i < cfg->n_rails; i++) {
-		for (j = 0; j < cfg->rails[i].n_representors; j++)
-			free(cfg->rails[i].representors[j]);
-		free(cfg->rails[i].representors);
-	}
+	for (i = 0; cfg->rails && i < cfg->n_rails; i++)
+		free_names(cfg->rails[i].representors, cfg->rails[i].n_representors);
 	free(cfg->rails);
 	free(cfg->supernets);
 	free(cfg->computenet.frontend);
 	free(cfg->probe_targets);
+	for (i = 0; cfg->nodes && i < cfg->n_nodes; i++) {
+		for (j = 0; j < cfg->nodes[i].n_rails; j++)
+			free_names(cfg->nodes[i].rails[j].representors,
+				   cfg->nodes[i].rails[j].n_representors);
+		free(cfg->nodes[i].rails);
+	}
 	free(cfg->nodes);
 	free(cfg->path);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* The node's pf or representors replace the rail's (the other is dropped:
+ * a rail selects one way).  An entry already moved is left alone. */
+static void move_rail_selection(struct rg_config_rail *rail, struct rg_config_node_rail *nr)
+{
+	if (!nr->pf[0] && !nr->n_representors)
+		return;
+	free_names(rail->representors, rail->n_representors);
+	rail->representors = nr->representors;
+	rail->n_representors = nr->n_representors;
+	strcpy(rail->pf, nr->pf);
+	nr->representors = NULL;
+	nr->n_representors = 0;
+	nr->pf[0] = '\0';
 }
 
 void rg_config_apply_node(struct rg_config *cfg, const char *node_name)
@@ -1632,4 +1752,6 @@ void rg_config_apply_node(struct rg_config *cfg, const char *node_name)
 		memcpy(cfg->computenet.gateway_mac, node->gateway_mac,
 		       sizeof(cfg->computenet.gateway_mac));
 	}
+	for (i = 0; i < node->n_rails; i++)
+		move_rail_selection(&cfg->rails[node->rails[i].rail], &node->rails[i]);
 }

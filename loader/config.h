@@ -24,12 +24,18 @@ struct rg_pos {
 	unsigned col;
 };
 
+/* A PF selector: a netdev name or a PCI address ("0000:17:00.0"), globs allowed. */
+#define RG_PF_SEL_LEN 64
+
 struct rg_config_rail {
 	char     name[RG_RAIL_NAME_LEN];
 	struct rg_cidr subnet;
 	uint32_t gateway;            /* the switch's address on this rail */
-	char   **representors;       /* interface names or shell globs */
+	/* A rail selects its representors one way: by name, or by PF (the VF
+	 * representors switchdev shows for it, loader/switchdev.h). */
+	char   **representors;       /* interface names or shell globs; 0 with pf */
 	size_t   n_representors;
+	char     pf[RG_PF_SEL_LEN];  /* "" with representors */
 	int      vlan;               /* 1..4094, or -1 for untagged */
 	int      mtu;                /* 0: not checked */
 	struct rg_pos pos;           /* of the rail's mapping */
@@ -42,6 +48,14 @@ enum rg_config_mode {
 	RG_CONFIG_MODE_TC,
 };
 
+/* A node's own selection for one rail: pf or representors, replacing the rail's. */
+struct rg_config_node_rail {
+	size_t   rail;               /* index into rg_config.rails */
+	char   **representors;
+	size_t   n_representors;
+	char     pf[RG_PF_SEL_LEN];
+};
+
 /* Per-node override (railgate run, one ConfigMap for many nodes). */
 struct rg_config_node {
 	char     name[256];          /* node name (NODE_NAME) */
@@ -50,6 +64,8 @@ struct rg_config_node {
 	uint32_t gateway;
 	bool     has_gateway_mac;
 	uint8_t  gateway_mac[6];
+	struct rg_config_node_rail *rails;
+	size_t   n_rails;
 };
 
 struct rg_config {
@@ -114,7 +130,9 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 		    struct rg_config *cfg, struct rg_diags *diags);
 void rg_config_free(struct rg_config *cfg);
 
-/* Apply spec.nodes[] overrides for node_name (no-op when none match). */
+/* Apply spec.nodes[] overrides for node_name (no-op when none match).  A
+ * rail override moves the node's selection into the rail (nothing to
+ * allocate, so nothing can fail); the node entry is left without it. */
 void rg_config_apply_node(struct rg_config *cfg, const char *node_name);
 
 const char *rg_config_mode_name(enum rg_config_mode mode);

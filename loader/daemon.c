@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <bpf/bpf.h>
 
@@ -19,9 +20,11 @@
 #include "daemon.h"
 #include "datapath.h"
 #include "digest.h"
+#include "files.h"
 #include "metrics.h"
 #include "netfmt.h"
 #include "netlink.h"
+#include "switchdev.h"
 #include "../maps/errbuf.h"
 
 /* Why the loop must act, collected until the debounce delay ends. */
@@ -43,6 +46,9 @@ struct shared {
 	uint64_t reloads_ok;
 	uint64_t reloads_error;
 	int uplink_up;               /* -1 unknown */
+	char uplink_name[IF_NAMESIZE];
+	int last_reload_ok;          /* -1 before the first load */
+	double last_reload_success;  /* Unix seconds, 0 none */
 	bool ready;
 	char reason[READY_REASON_LEN];
 };
@@ -92,20 +98,33 @@ static void schedule(struct daemon *d, unsigned why)
 		d->due_ms = now_ms() + RG_DAEMON_DEBOUNCE_MS;
 }
 
-static void count_reload(struct daemon *d, bool ok)
+/* The result of a config load: the start sets the last-load gauges, a
+ * reload also counts. */
+static void record_load(struct daemon *d, bool ok)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
 	pthread_mutex_lock(&d->sh.lock);
+	if (d->started) {
+		if (ok)
+			d->sh.reloads_ok++;
+		else
+			d->sh.reloads_error++;
+	}
+	d->sh.last_reload_ok = ok;
 	if (ok)
-		d->sh.reloads_ok++;
-	else
-		d->sh.reloads_error++;
+		d->sh.last_reload_success = (double)now.tv_sec + now.tv_nsec / 1e9;
 	pthread_mutex_unlock(&d->sh.lock);
 }
 
-static void set_uplink_up(struct daemon *d, int up)
+/* name: the uplink's, or NULL to keep the one known. */
+static void set_uplink_up(struct daemon *d, int up, const char *name)
 {
 	pthread_mutex_lock(&d->sh.lock);
 	d->sh.uplink_up = up;
+	if (name && *name)
+		snprintf(d->sh.uplink_name, sizeof(d->sh.uplink_name), "%s", name);
 	pthread_mutex_unlock(&d->sh.lock);
 }
 
@@ -148,7 +167,7 @@ static void refresh_running(struct daemon *d)
 	free(links);
 	rg_datapath_close(&dp);
 	if (d->uplink_ifindex && !rg_nl_link_by_index(d->nl, d->uplink_ifindex, &up))
-		set_uplink_up(d, up.oper_up);
+		set_uplink_up(d, up.oper_up, up.name);
 }
 
 static bool is_attached(const struct daemon *d, int ifindex)
@@ -177,34 +196,47 @@ static int rail_id_by_name(const struct rg_rail *rails, const char *name)
 	return -1;
 }
 
-/* Every present interface matching one of rail's patterns is attached for it. */
+/* Every present interface matching pat is attached for the rail. */
+static bool pattern_attached(struct daemon *d, const struct rg_datapath *dp,
+			     const struct rg_config_rail *rail, int rail_id, const char *pat,
+			     const struct rg_attached *links, size_t n_links, char *why, size_t n)
+{
+	struct rg_link_info *found = NULL;
+	size_t n_found = 0;
+	bool ok = true;
+
+	if (rg_nl_links_matching(d->nl, pat, &found, &n_found))
+		return true;
+	for (size_t i = 0; i < n_found && ok; i++) {
+		struct rg_representor rep;
+
+		if (!rep_of(dp, found[i].ifindex, &rep) || rep.rail_id != rail_id ||
+		    !link_alive(links, n_links, found[i].ifindex)) {
+			snprintf(why, n, "%s (rail %s) is not attached", found[i].name, rail->name);
+			ok = false;
+		}
+	}
+	free(found);
+	return ok;
+}
+
+/* Every present interface of the rail (by its patterns, or the VF
+ * representors of its pf) is attached for it. */
 static bool rail_reps_attached(struct daemon *d, const struct rg_datapath *dp,
 			       const struct rg_config_rail *rail, int rail_id,
 			       const struct rg_attached *links, size_t n_links,
 			       char *why, size_t n)
 {
-	for (size_t p = 0; p < rail->n_representors; p++) {
-		struct rg_link_info *found = NULL;
-		size_t n_found = 0;
-		bool ok = true;
+	char **pats;
+	size_t n_pats;
+	bool ok = true;
 
-		if (rg_nl_links_matching(d->nl, rail->representors[p], &found, &n_found))
-			continue;
-		for (size_t i = 0; i < n_found && ok; i++) {
-			struct rg_representor rep;
-
-			if (!rep_of(dp, found[i].ifindex, &rep) || rep.rail_id != rail_id ||
-			    !link_alive(links, n_links, found[i].ifindex)) {
-				snprintf(why, n, "%s (rail %s) is not attached", found[i].name,
-					 rail->name);
-				ok = false;
-			}
-		}
-		free(found);
-		if (!ok)
-			return false;
-	}
-	return true;
+	if (rg_rail_patterns(rail, rg_sysfs_root(), &pats, &n_pats, why, n))
+		return false;
+	for (size_t p = 0; p < n_pats && ok; p++)
+		ok = pattern_attached(d, dp, rail, rail_id, pats[p], links, n_links, why, n);
+	rg_rail_patterns_free(pats, n_pats);
+	return ok;
 }
 
 static bool compute_ready(struct daemon *d, char *why, size_t n)
@@ -283,7 +315,8 @@ static void fill_links(const struct rg_datapath *dp, const struct rg_rail *rails
 static int daemon_scrape(void *ctx, char **text, size_t *len)
 {
 	struct daemon *d = ctx;
-	struct rg_metrics_snapshot s = { .version = d->o->version };
+	struct rg_metrics_snapshot s = { .version = d->o->version, .commit = d->o->commit };
+	char uplink[IF_NAMESIZE];
 	struct rg_rail *rails = calloc(RG_MAX_RAILS, sizeof(*rails));
 	struct rg_counter *counters = calloc(RG_STAT_SLOTS, sizeof(*counters));
 	struct rg_metrics_link *mlinks = NULL;
@@ -299,6 +332,10 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 	s.reloads_ok = d->sh.reloads_ok;
 	s.reloads_error = d->sh.reloads_error;
 	s.uplink_up = d->sh.uplink_up;
+	memcpy(uplink, d->sh.uplink_name, sizeof(uplink));
+	s.uplink_name = uplink;
+	s.last_reload_ok = d->sh.last_reload_ok;
+	s.last_reload_success_time = d->sh.last_reload_success;
 	pthread_mutex_unlock(&d->sh.lock);
 
 	if (!rg_datapath_open_readonly(&dp, d->o->pin_dir, err, sizeof(err)) &&
@@ -381,6 +418,24 @@ static void log_diags(struct daemon *d, const struct rg_diags *diags)
 }
 
 /*
+ * The bytes of the config just applied, for the CNI plugin on the host
+ * (--host-config): only a config that applied, so pods never get routes for
+ * rails the datapath does not serve.  A failure is logged; the datapath runs.
+ */
+static void publish_host_config(struct daemon *d, const char *text, size_t len)
+{
+	char err[512];
+
+	if (!d->o->host_config)
+		return;
+	if (rg_file_write_atomic(d->o->host_config, text, len, 0644, err, sizeof(err)))
+		rg_log_event(dlog(d), RG_LOG_ERROR, "host-config", "%s", err);
+	else
+		rg_log_event(dlog(d), RG_LOG_INFO, "host-config", "wrote the running config to %s",
+			     d->o->host_config);
+}
+
+/*
  * Re-read the config file; apply it when its digest changed (or force).
  * The first apply is "start"; later ones are reloads, counted ok or error.
  * On any failure the running config (and datapath) stay as they were.
@@ -417,8 +472,8 @@ static void reload_config(struct daemon *d, bool force)
 	d->have_seen = true;
 
 	ret = rg_config_parse(d->o->config_path, text, len, &cfg, &diags);
-	free(text);
 	if (ret) {
+		free(text);
 		log_diags(d, &diags);
 		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s is invalid (%zu errors); %s",
 			     d->o->config_path, diags.count,
@@ -431,6 +486,9 @@ static void reload_config(struct daemon *d, bool force)
 		rg_config_apply_node(&cfg, d->o->node_name);
 	log_node_override(d, &cfg);
 	ret = apply(d, &cfg, event, &res, err, sizeof(err));
+	if (!ret)
+		publish_host_config(d, text, len);
+	free(text);
 	if (ret) {
 		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s; %s", err,
 			     res.fresh ? "nothing applied" : "the running datapath was left as it was");
@@ -443,8 +501,7 @@ static void reload_config(struct daemon *d, bool force)
 		     "config %s applied: generation %llu, %zu rails, %zu representors (%s)",
 		     d->o->config_path, (unsigned long long)res.config_generation, res.n_rails,
 		     res.n_reps, res.fresh ? "loaded and pinned" : "hitless, over the pinned datapath");
-	if (d->started)
-		count_reload(d, true);
+	record_load(d, true);
 	if (d->have_cfg)
 		rg_config_free(&d->cfg);
 	d->started = true;
@@ -455,8 +512,7 @@ static void reload_config(struct daemon *d, bool force)
 	refresh_running(d);
 	return;
 failed:
-	if (d->started)
-		count_reload(d, false);
+	record_load(d, false);
 	d->started = true;
 }
 
@@ -530,10 +586,15 @@ static bool name_matches_rail(const struct daemon *d, const char *name)
 {
 	if (!d->have_cfg || !*name)
 		return false;
-	for (size_t r = 0; r < d->cfg.n_rails; r++)
-		for (size_t p = 0; p < d->cfg.rails[r].n_representors; p++)
-			if (!fnmatch(d->cfg.rails[r].representors[p], name, 0))
+	for (size_t r = 0; r < d->cfg.n_rails; r++) {
+		const struct rg_config_rail *rail = &d->cfg.rails[r];
+
+		if (rail->pf[0] && rg_switchdev_is_rep_of(rg_sysfs_root(), rail->pf, name))
+			return true;
+		for (size_t p = 0; p < rail->n_representors; p++)
+			if (!fnmatch(rail->representors[p], name, 0))
 				return true;
+	}
 	return false;
 }
 
@@ -547,7 +608,7 @@ static void on_uplink_event(struct daemon *d, const struct rg_nl_event *ev)
 	pthread_mutex_unlock(&d->sh.lock);
 	if (was == up)
 		return;
-	set_uplink_up(d, up);
+	set_uplink_up(d, up, ev->type == RG_NL_LINK_DEL ? NULL : ev->name);
 	rg_log_event(dlog(d), up ? RG_LOG_INFO : RG_LOG_WARN, "uplink", "uplink %s is %s",
 		     ev->name[0] ? ev->name : "(gone)",
 		     ev->type == RG_NL_LINK_DEL ? "gone" : up ? "up" : "down");
@@ -739,6 +800,25 @@ static void loop(struct daemon *d)
 	}
 }
 
+/* --host-config names a file in a directory that exists (a hostPath the
+ * DaemonSet mounts): a typo there must stop the daemon, not leave every
+ * pod's CNI ADD failing. */
+static int check_host_config(const struct rg_daemon_opts *o, char *err, size_t n)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!o->host_config)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", o->host_config);
+	if (!*o->host_config || o->host_config[strlen(o->host_config) - 1] == '/')
+		return rg_err(err, n, -EINVAL, "--host-config '%s' is not a file name", o->host_config);
+	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
+		return rg_err(err, n, -ENOENT, "--host-config %s: directory %s does not exist",
+			      o->host_config, dir);
+	return 0;
+}
+
 int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
 		    struct rg_diags *diags, char *err, size_t n)
 {
@@ -746,6 +826,9 @@ int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
+	ret = check_host_config(o, err, n);
+	if (ret)
+		return ret;
 	if (o->metrics_addr) {
 		ret = rg_metrics_parse_addr(o->metrics_addr, &sa, err, n);
 		if (ret)
@@ -771,10 +854,13 @@ int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
 	d->o = o;
 	d->sig_fd = d->ino_fd = -1;
 	d->sh.uplink_up = -1;
+	d->sh.last_reload_ok = -1;
 	snprintf(d->sh.reason, sizeof(d->sh.reason), "starting");
 	pthread_mutex_init(&d->sh.lock, NULL);
 
-	ret = open_sources(d, err, n);
+	ret = check_host_config(o, err, n);
+	if (!ret)
+		ret = open_sources(d, err, n);
 	if (ret)
 		goto out;
 	rg_log_event(dlog(d), RG_LOG_INFO, "start",

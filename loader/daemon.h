@@ -37,6 +37,10 @@ struct rg_daemon_opts {
 	const char *metrics_addr;    /* "ADDR:PORT"; NULL: no HTTP server */
 	bool keep;                   /* SIGTERM leaves the datapath pinned and attached */
 	const char *version;         /* for railgate_build_info */
+	const char *commit;          /* the git commit of the build, likewise */
+	const char *host_config;     /* NULL, or where every config applied is written
+				      * (the host's /etc/railgate/railgate.yaml the
+				      * CNI plugin reads), atomically */
 	const struct rg_log *log;
 };
 

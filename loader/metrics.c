@@ -132,7 +132,9 @@ int rg_metrics_render(const struct rg_metrics_snapshot *s, char **text, size_t *
 	put_header(f, "railgate_build_info", "gauge", "The railgate build; the value is always 1.");
 	fputs("railgate_build_info{version=\"", f);
 	put_label_value(f, s->version ? s->version : "unknown");
-	fputs("\"} 1\n", f);
+	fputs("\",commit=\"", f);
+	put_label_value(f, s->commit ? s->commit : "unknown");
+	fprintf(f, "\",abi=\"%d\"} 1\n", RG_ABI_VERSION);
 	put_header(f, "railgate_datapath_up", "gauge",
 		   "1 when the pinned datapath was found on this node.");
 	fprintf(f, "railgate_datapath_up %d\n", s->datapath_up);
@@ -142,10 +144,23 @@ int rg_metrics_render(const struct rg_metrics_snapshot *s, char **text, size_t *
 		(unsigned long long)s->reloads_ok);
 	fprintf(f, "railgate_reloads_total{result=\"error\"} %llu\n",
 		(unsigned long long)s->reloads_error);
+	/* Named as Prometheus names its own (prometheus_config_last_reload_*):
+	 * an alert on a failing reload needs the state, not only a counter. */
+	if (s->last_reload_ok >= 0) {
+		put_header(f, "railgate_config_last_reload_successful", "gauge",
+			   "1 when the last config load (the start or a reload) applied, else 0.");
+		fprintf(f, "railgate_config_last_reload_successful %d\n", s->last_reload_ok > 0);
+		put_header(f, "railgate_config_last_reload_success_timestamp_seconds", "gauge",
+			   "Unix time of the last config load that applied; 0 when none has.");
+		fprintf(f, "railgate_config_last_reload_success_timestamp_seconds %.3f\n",
+			s->last_reload_success_time);
+	}
 	if (s->uplink_up >= 0) {
 		put_header(f, "railgate_uplink_up", "gauge",
 			   "1 when the computenet uplink is operationally up.");
-		fprintf(f, "railgate_uplink_up %d\n", s->uplink_up > 0);
+		fputs("railgate_uplink_up{interface=\"", f);
+		put_label_value(f, s->uplink_name ? s->uplink_name : "");
+		fprintf(f, "\"} %d\n", s->uplink_up > 0);
 	}
 	if (s->datapath_up && s->counters && s->rails)
 		put_datapath(f, s);

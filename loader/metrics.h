@@ -15,8 +15,10 @@
  *   railgate_datapath_up                       1 when the pinned datapath was found
  *   railgate_config_generation                 increments on every apply
  *   railgate_reloads_total{result="ok|error"}  config reloads (file change, SIGHUP)
- *   railgate_uplink_up                         operstate of the computenet uplink
- *   railgate_build_info{version}               always 1
+ *   railgate_config_last_reload_successful     1 when the last load (start or reload) applied
+ *   railgate_config_last_reload_success_timestamp_seconds   when one last did
+ *   railgate_uplink_up{interface}              operstate of the computenet uplink
+ *   railgate_build_info{version,commit,abi}    always 1
  *
  * Rendering is pure (rg_metrics_render) so it can be tested without a
  * kernel; the server calls back into the daemon for the data on each scrape.
@@ -48,7 +50,11 @@ struct rg_metrics_snapshot {
 	uint64_t reloads_ok;
 	uint64_t reloads_error;
 	int uplink_up;                     /* 1, 0, or -1 when unknown (not exported) */
+	const char *uplink_name;           /* the interface label of railgate_uplink_up */
+	int last_reload_ok;                /* 1, 0, or -1 before the first load (not exported) */
+	double last_reload_success_time;   /* Unix seconds; 0 when none applied yet */
 	const char *version;
+	const char *commit;                /* git commit of the build */
 	/* ---- from the pinned maps, when datapath_up */
 	const struct rg_counter *counters; /* RG_STAT_SLOTS entries, RG_STAT_INDEX */
 	const struct rg_rail *rails;       /* RG_MAX_RAILS: the active generation */

@@ -9,6 +9,7 @@
 #include "attach.h"
 #include "resolve.h"
 #include "netfmt.h"
+#include "switchdev.h"
 #include "../maps/errbuf.h"
 
 static bool is_glob(const char *s)
@@ -109,46 +110,97 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 	return rg_err(err, n, -EINVAL, "unknown mode");
 }
 
+/* Every interface pat (a name or a glob) matches joins the plan for rail.
+ * must_exist: a name that matches nothing is an error (else logged). */
+static int add_pattern(struct rg_nl *nl, struct rg_plan *plan, const struct rg_config_rail *rail,
+		       int rail_id, const char *pat, bool must_exist, enum rg_config_mode mode,
+		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
+{
+	struct rg_link_info *links = NULL;
+	size_t nl_count = 0;
+	int ret = rg_nl_links_matching(nl, pat, &links, &nl_count);
+
+	if (ret)
+		return rg_err(err, n, ret, "rail %s: listing interfaces for %s: %s", rail->name,
+			      pat, strerror(-ret));
+	if (!nl_count && must_exist)
+		return rg_err(err, n, -ENODEV, "rail %s: representor %s: no such interface",
+			      rail->name, pat);
+	if (!nl_count)
+		rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
+	for (size_t j = 0; j < nl_count; j++) {
+		int m = choose_mode(mode, &links[j], nm, err, n);
+
+		if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
+			rg_set_err(err, n, "rail %s: %s has MTU %u, the config says %d",
+				   rail->name, links[j].name, links[j].mtu, rail->mtu);
+			m = -EINVAL;
+		}
+		if (m >= 0)
+			m = rg_plan_add_rep(plan, links[j].name, links[j].ifindex,
+					    (uint16_t)rail_id, m, err, n);
+		if (m < 0) {
+			free(links);
+			return m;
+		}
+	}
+	free(links);
+	return 0;
+}
+
+/*
+ * A rail by pf: the VF representors sysfs shows for the PFs it matches
+ * (loader/switchdev.h).  A PF named without a glob must exist; VFs created
+ * later are attached by the daemon when their representors appear.
+ */
+static int add_pf_reps(struct rg_nl *nl, struct rg_plan *plan, const struct rg_config_rail *rail,
+		       int rail_id, enum rg_config_mode mode, struct node_modes *nm,
+		       const struct rg_log *log, char *err, size_t n)
+{
+	const char *root = rg_sysfs_root();
+	struct rg_pf *pfs;
+	size_t n_pfs;
+	char why[512];
+	int ret = rg_switchdev_pfs(root, rail->pf, &pfs, &n_pfs, why, sizeof(why));
+
+	if (ret)
+		return rg_err(err, n, ret, "rail %s: pf %s: %s", rail->name, rail->pf, why);
+	if (!n_pfs && !is_glob(rail->pf))
+		return rg_err(err, n, -ENODEV, "rail %s: pf %s: no such PF (no SR-IOV netdev or PCI address by that name under %s/class/net)",
+			      rail->name, rail->pf, root);
+	if (!n_pfs)
+		rg_log_info(log, "rail %s: no PF matches %s yet", rail->name, rail->pf);
+	for (size_t i = 0; !ret && i < n_pfs; i++) {
+		if (pfs[i].numvfs >= 0)
+			rg_log_info(log, "rail %s: PF %s (%s): %zu VF representors of %d VFs", rail->name,
+				    pfs[i].name, pfs[i].pci, pfs[i].n_reps, pfs[i].numvfs);
+		else
+			rg_log_info(log, "rail %s: PF %s: %zu VF representors", rail->name,
+				    pfs[i].name, pfs[i].n_reps);
+		/* sysfs and netlink may disagree for a moment (a VF going
+		 * away): a representor netlink does not show is skipped */
+		for (size_t r = 0; !ret && r < pfs[i].n_reps; r++)
+			ret = add_pattern(nl, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
+					  log, err, n);
+	}
+	rg_pfs_free(pfs, n_pfs);
+	return ret;
+}
+
 static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
 			     struct node_modes *nm, const struct rg_log *log,
 			     char *err, size_t n)
 {
 	int rail_id = rg_plan_rail_id(plan, rail->name);
+	int ret = 0;
 
-	for (size_t i = 0; i < rail->n_representors; i++) {
-		const char *pat = rail->representors[i];
-		struct rg_link_info *links = NULL;
-		size_t nl_count = 0;
-		int ret = rg_nl_links_matching(nl, pat, &links, &nl_count);
-
-		if (ret)
-			return rg_err(err, n, ret, "rail %s: listing interfaces for %s: %s", rail->name,
-				      pat, strerror(-ret));
-		if (!nl_count && !is_glob(pat))
-			return rg_err(err, n, -ENODEV, "rail %s: representor %s: no such interface",
-				      rail->name, pat);
-		if (!nl_count)
-			rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
-		for (size_t j = 0; j < nl_count; j++) {
-			int m = choose_mode(mode, &links[j], nm, err, n);
-
-			if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
-				rg_set_err(err, n, "rail %s: %s has MTU %u, the config says %d",
-					   rail->name, links[j].name, links[j].mtu, rail->mtu);
-				m = -EINVAL;
-			}
-			if (m >= 0)
-				m = rg_plan_add_rep(plan, links[j].name, links[j].ifindex,
-						    (uint16_t)rail_id, m, err, n);
-			if (m < 0) {
-				free(links);
-				return m;
-			}
-		}
-		free(links);
-	}
-	return 0;
+	if (rail->pf[0])
+		return add_pf_reps(nl, plan, rail, rail_id, mode, nm, log, err, n);
+	for (size_t i = 0; !ret && i < rail->n_representors; i++)
+		ret = add_pattern(nl, plan, rail, rail_id, rail->representors[i],
+				  !is_glob(rail->representors[i]), mode, nm, log, err, n);
+	return ret;
 }
 
 int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,

@@ -9,15 +9,16 @@ PKGS=(
 	linux-libc-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev libyaml-dev libjson-c-dev
 	libmicrohttpd-dev libcmocka-dev libssl-dev libnftables-dev nftables
 	iproute2 ethtool iperf3 tcpdump iputils-ping jq procps kmod
-	containernetworking-plugins golang-github-appc-cni-dev prometheus gnuplot-nox
+	containernetworking-plugins golang-github-appc-cni-dev prometheus gnuplot-nox help2man netsniff-ng
 	curl ca-certificates strace
 )
 # Commands a machine may carry as a non-Debian build (NodeSource's nodejs
 # bundles npm; a Go toolchain from go.dev): ask for the command and install
 # the Debian package only when the command is missing, so the two never
 # fight.  node and npm validate the Kubernetes manifests (tests/deploy); go
-# builds the libcni client the CNI tests drive (tests/tools/cnitool).
-CMDS=(node:nodejs npm:npm go:golang-go)
+# builds the libcni client the CNI tests drive (tests/tools/libcni_client);
+# kubectl renders the kustomize overlays (tests/integration/daemon_deploy.sh).
+CMDS=(node:nodejs npm:npm go:golang-go kubectl:kubernetes-client)
 
 missing=()
 # One dpkg-query for the whole list: a package that is not installed prints

@@ -26,6 +26,7 @@ const MODELS = {
   "apps/v1/DaemonSet": apps.DaemonSet,
   "monitoring.coreos.com/v1/ServiceMonitor": monitoring.ServiceMonitor,
   "monitoring.coreos.com/v1/PodMonitor": monitoring.PodMonitor,
+  "monitoring.coreos.com/v1/PrometheusRule": monitoring.PrometheusRule,
 };
 
 // CRDs with no published model: the CNI config they carry must be JSON
@@ -38,8 +39,21 @@ function checkNetworkAttachmentDefinition(obj) {
   if (!conf.name || !conf.cniVersion) throw new Error("spec.config lacks name or cniVersion");
   plugins.forEach((p, i) => { if (!p.type) throw new Error(`spec.config plugins[${i}] has no type`); });
 }
+// The SR-IOV Network Operator's SriovNetwork: ipam is one JSON plugin config,
+// metaPlugins one or more, comma-separated (the operator appends them to
+// the rendered plugin list), each with a type.
+function checkSriovNetwork(obj) {
+  if (!DNS1123.test(obj.metadata?.name ?? "")) throw new Error("metadata.name is not a DNS-1123 name");
+  if (!obj.spec?.resourceName) throw new Error("spec.resourceName is missing");
+  if (obj.spec.ipam !== undefined && !JSON.parse(obj.spec.ipam).type) throw new Error("spec.ipam has no type");
+  if (obj.spec.metaPlugins !== undefined)
+    JSON.parse(`[${obj.spec.metaPlugins}]`).forEach((p, i) => {
+      if (!p.type) throw new Error(`spec.metaPlugins[${i}] has no type`);
+    });
+}
 const STRUCTURAL = {
   "k8s.cni.cncf.io/v1/NetworkAttachmentDefinition": checkNetworkAttachmentDefinition,
+  "sriovnetwork.openshift.io/v1/SriovNetwork": checkSriovNetwork,
 };
 
 function objectsOf(file) {

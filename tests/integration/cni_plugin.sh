@@ -275,6 +275,12 @@ NETNS=/run/netns/$POD
 out=$(rg_add "$(jq -c -n --arg f "$TMP/fifo" '{type: "railgate", railConfig: $f}')"); rc=$?
 expect_error "a FIFO as railConfig: code 7 at once" 7 "fifo is not a regular file" "$out" $rc
 unchanged "hostile namespaces"
+# A node that booted before the DaemonSet wrote the host's config: ADD asks
+# the runtime to retry (code 11) and names the path.
+out=$(rg_add "$(jq -c -n --arg f "$TMP/etc-railgate/railgate.yaml" '{type: "railgate", railConfig: $f}')"); rc=$?
+expect_error "a railConfig not written yet: code 11 (try again later), naming the path" 11 \
+	"not written yet: $TMP/etc-railgate/railgate.yaml does not exist.*railgate DaemonSet" "$out" $rc
+unchanged "a railConfig not written yet"
 
 IFNAME=net9
 out=$(rg_add "$RG"); rc=$?

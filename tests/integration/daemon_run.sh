@@ -8,16 +8,10 @@
 # SIGTERM keeps the datapath with --keep and takes it down without; one
 # config serves nodes through spec.nodes overrides and `uplink: auto`.
 source "$(dirname "$0")/../lib/integration.sh" onenode rgdmn
-DAEMON_PID=""
 METRICS=127.0.0.1:9464
 CM="$TMP/cm"                      # the ConfigMap volume, as the kubelet lays it out
 CONF="$CM/railgate.yaml"
 
-daemon_kill() {
-	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
-	DAEMON_PID=""
-}
-on_exit daemon_kill
 onenode_up
 
 in_node() { ip netns exec "$ON-node" "$@"; }
@@ -74,6 +68,10 @@ OUR_PROG_IDS=$(ours_prog_ids)
 check_eq "uplink: auto found uplink0 (route to the gateway)" uplink0 "$(jq_status .uplink.name)"
 check_eq "three representors attached at start" 3 "$(links_of_ours)"
 check_eq "reloads_total{result=\"ok\"} starts at 0" 0 "$(metric 'railgate_reloads_total{result="ok"}')"
+check_eq "the start's load applied: config_last_reload_successful 1" 1 "$(metric railgate_config_last_reload_successful)"
+start_ts=$(metric railgate_config_last_reload_success_timestamp_seconds)
+check "and its timestamp is the Unix time of the start" \
+	awk -v t="$start_ts" -v now="$(date +%s)" 'BEGIN { exit !(t > now - 600 && t <= now + 1) }' 
 
 # ---- a pod scheduled later: its VF appears and is attached within a second ---
 start=$(now_ms)
@@ -120,6 +118,8 @@ check "the error is logged with FILE:LINE:COL" \
 	wait_for 3 log_has 'railgate.yaml:[0-9]*:[0-9]*: .*10.0.1.5/24 has host bits set'
 check_stream "frames keep flowing through the rejected update"
 check_eq "reloads_total{result=\"error\"} is 1" 1 "$(metric 'railgate_reloads_total{result="error"}')"
+check_eq "config_last_reload_successful is 0" 0 "$(metric railgate_config_last_reload_successful)"
+bad_ts=$(metric railgate_config_last_reload_success_timestamp_seconds)
 check_eq "the running config is untouched" "$digest" "$(jq_status .config_digest)"
 check_eq "the config generation did not move" "$gen1" "$(jq_status .config_generation)"
 check_eq "still four links of ours" 4 "$(links_of_ours)"
@@ -138,6 +138,9 @@ ip -n "$ON-node" link del pf1vf1
 check "and forgotten when it goes" wait_for 2 rep_gone pf1vf1
 cm_publish "$TMP/five.yaml" 2026_01_04
 check "the repaired config is applied" wait_for 3 metric_is 'railgate_reloads_total{result="ok"}' 2
+check_eq "config_last_reload_successful is 1 again" 1 "$(metric railgate_config_last_reload_successful)"
+check "the success timestamp moved past the one the failure left" \
+	awk -v a="$bad_ts" -v b="$(metric railgate_config_last_reload_success_timestamp_seconds)" 'BEGIN { exit !(b > a) }' 
 
 # ---- a library warning reaches the log as a warning, when it happens ---------
 # Native and generic XDP cannot share a device: switching between them
@@ -168,10 +171,10 @@ check_stream "frames follow the gateway to its new MAC"
 
 # ---- the uplink going down is reported -------------------------------------------
 ip -n "$ON-node" link set uplink0 down
-check "railgate_uplink_up drops to 0" wait_for 2 metric_is railgate_uplink_up 0
+check "railgate_uplink_up drops to 0" wait_for 2 metric_is 'railgate_uplink_up{interface="uplink0"}' 0
 check "the log says the uplink is down" log_has 'uplink uplink0 is down'
 ip -n "$ON-node" link set uplink0 up
-check "railgate_uplink_up back to 1" wait_for 3 metric_is railgate_uplink_up 1
+check "railgate_uplink_up back to 1" wait_for 3 metric_is 'railgate_uplink_up{interface="uplink0"}' 1
 
 # ---- metrics: promtool, and the same numbers as `railgate stats` ---------------------
 scrape >"$TMP/metrics.txt"
@@ -241,8 +244,8 @@ check "the log says so" log_has 'datapath taken down'
 # ---- the capability-only DaemonSet's set is enough ----------------------------------
 caps=$(awk '/capabilities:/ { c = 1 } c && /add:/ { a = 1; next }
 	a && /^ *- [A-Z_]+/ { printf "%s+%s", sep, tolower($2); sep = "," ; next } a { exit }' \
-	deploy/daemonset-capabilities.yaml)
-check "deploy/daemonset-capabilities.yaml adds capabilities ($caps)" test -n "$caps"
+	deploy/overlays/capabilities/daemonset-capabilities.yaml)
+check "deploy/overlays/capabilities/daemonset-capabilities.yaml adds capabilities ($caps)" test -n "$caps"
 NODE_NAME=gpu-node-07 DAEMON_WRAP="setpriv --bounding-set -all,$caps" daemon_start
 check "with only those capabilities the daemon gets ready" wait_for 5 is_ready
 stream_start pod0 10.0.1.10 200 1000 9609

@@ -18,6 +18,10 @@
 # and makes TMP, a scratch directory removed on exit (kept when KEEP_TMP
 # is set, for a post-mortem).
 #
+# Waiting and daemons: wait_for SECONDS CMD... polls CMD until it succeeds,
+# bounded; a daemon a script starts in the background goes in DAEMON_PID,
+# and daemon_kill (also run on exit, before the topology goes) ends it.
+#
 # Cleanup: one EXIT trap runs every command given to on_exit, the last one
 # given first, then exits with the script's own status.  SIGINT and SIGTERM
 # (tests/run.sh's timeout) exit through it too, so nothing is left behind.
@@ -85,3 +89,26 @@ case "$1" in
 onenode) on_exit onenode_down ;;
 testbed) on_exit tb_teardown ;;
 esac
+
+# now_ms: the clock wait_for bounds its polling with.
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds; 1 when
+# SECONDS pass first.
+wait_for() {
+	local deadline=$(( $(now_ms) + $1 * 1000 ))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(now_ms)" -ge "$deadline" ] && return 1
+		sleep 0.05
+	done
+}
+
+# The daemon a script runs in the background (DAEMON_PID=$! after starting
+# it): daemon_kill kills and reaps it; given to on_exit last, it runs first.
+DAEMON_PID=""
+daemon_kill() {
+	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null && wait "$DAEMON_PID" 2>/dev/null
+	DAEMON_PID=""
+}
+on_exit daemon_kill

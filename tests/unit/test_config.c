@@ -111,8 +111,8 @@ static const struct bad_case bad_cases[] = {
 	    "t.yaml:10:3: unknown key 'rail' in spec (expected one of: supernets, computenet, rails, datapath, nodes, probe)" } },
 	{ "unknown key in rail (typo): reported with the key it lacks",
 	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      represntors: [pf0vf*]\n",
-	  { "t.yaml:11:7: missing required key 'representors' in rail",
-	    "t.yaml:14:7: unknown key 'represntors' in rail (expected one of: name, subnet, gateway, representors, vlan, mtu)" } },
+	  { "t.yaml:11:7: missing key 'representors' or 'pf' in rail",
+	    "t.yaml:14:7: unknown key 'represntors' in rail (expected one of: name, subnet, gateway, representors, pf, vlan, mtu)" } },
 	{ "unknown key in computenet",
 	  HEADER SUPERNETS COMPUTENET "    gatewayMac: 0c:42:a1:00:00:01\n" RAILS RAIL0,
 	  { "t.yaml:10:5: unknown key 'gatewayMac' in computenet (expected one of: uplink, gateway, gatewayMAC, frontend)" } },
@@ -246,7 +246,34 @@ static const struct bad_case bad_cases[] = {
 	{ "node without a name", GOOD "  nodes:\n    - uplink: eth2\n",
 	  { "t.yaml:20:7: missing required key 'name' in node" } },
 	{ "unknown key in node", GOOD "  nodes:\n    - name: gpu-1\n      uplnk: eth2\n",
-	  { "t.yaml:21:7: unknown key 'uplnk' in node (expected one of: name, uplink, gateway, gatewayMAC)" } },
+	  { "t.yaml:21:7: unknown key 'uplnk' in node (expected one of: name, uplink, gateway, gatewayMAC, rails)" } },
+
+	/* ---- rails by PF, and a node's own selection ---- */
+	{ "pf and representors in one rail", GOOD_RAIL_WITH("pf: ens1f0np0"),
+	  { "t.yaml:15:11: both 'pf' and 'representors' in rail: a rail selects its representors one way" } },
+	{ "pf neither a name nor a PCI address",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      pf: 0000:17:00.0/x\n",
+	  { "t.yaml:14:11: pf '0000:17:00.0/x' is neither an interface name nor a PCI address like 0000:17:00.0" } },
+	{ "pf too long for an interface name",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      pf: ens1f0np0ens1f0np0\n",
+	  { "t.yaml:14:11: interface name 'ens1f0np0ens1f0np0' is too long (18 characters, at most 15)" } },
+	{ "the same pf in two rails",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      pf: ens1f0np0\n"
+	  "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      pf: ens1f0np0\n",
+	  { "t.yaml:18:11: pf 'ens1f0np0' of rail rail1 is rail rail0's too (line 14)" } },
+	{ "node overrides a rail that does not exist",
+	  GOOD "  nodes:\n    - name: gpu-1\n      rails:\n        - name: rail7\n          pf: ens2f0np0\n",
+	  { "t.yaml:22:17: node gpu-1 overrides rail 'rail7', which spec.rails does not have" } },
+	{ "node overrides a rail twice",
+	  GOOD "  nodes:\n    - name: gpu-1\n      rails:\n        - {name: rail0, pf: ens2f0np0}\n"
+	  "        - {name: rail0, representors: [eth9]}\n",
+	  { "t.yaml:23:18: rail 'rail0' overridden twice on node gpu-1 (first at line 22)" } },
+	{ "node rail override without a selection",
+	  GOOD "  nodes:\n    - name: gpu-1\n      rails:\n        - name: rail0\n",
+	  { "t.yaml:22:11: missing key 'representors' or 'pf' in a node's rail" } },
+	{ "node rail override with both",
+	  GOOD "  nodes:\n    - name: gpu-1\n      rails:\n        - {name: rail0, pf: ens2f0np0, representors: [eth9]}\n",
+	  { "t.yaml:22:29: both 'pf' and 'representors' in a node's rail: a rail selects its representors one way" } },
 	{ "node gateway inside a supernet", GOOD "  nodes:\n    - name: gpu-1\n      gateway: 10.0.9.1\n",
 	  { "t.yaml:21:16: computenet gateway 10.0.9.1 is inside supernet 10.0.0.0/16; it must be outside every supernet" } },
 	{ "node name with capitals never matches", GOOD "  nodes:\n    - name: GPU-1\n",
@@ -618,6 +645,59 @@ static void test_node_overrides(void **state)
 	rg_config_free(&cfg);
 }
 
+/* Rails by PF, and nodes whose PFs are named differently sharing the one
+ * config: a node's own pf or representors replace the rail's selection. */
+static const char pf_config[] =
+	BEFORE_RAILS
+	"    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      pf: ens1f0np0\n"
+	"    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      pf: \"0000:31:00.*\"\n"
+	"  nodes:\n"
+	"    - name: gpu-1\n"
+	"      rails:\n"
+	"        - {name: rail0, pf: ens5f0np0}\n"
+	"        - {name: rail1, representors: [eth1_*, eth2_0]}\n"
+	"    - name: gpu-2\n"
+	"      uplink: eth2\n";
+
+static void test_rails_by_pf(void **state)
+{
+	struct rg_config cfg;
+
+	parse_ok(pf_config, &cfg);
+	assert_string_equal(cfg.rails[0].pf, "ens1f0np0");
+	assert_int_equal(cfg.rails[0].n_representors, 0);
+	assert_string_equal(cfg.rails[1].pf, "0000:31:00.*");
+	rg_config_apply_node(&cfg, "gpu-2");        /* no rails of its own */
+	assert_string_equal(cfg.rails[0].pf, "ens1f0np0");
+	assert_string_equal(cfg.rails[1].pf, "0000:31:00.*");
+	rg_config_free(&cfg);
+
+	parse_ok(pf_config, &cfg);
+	rg_config_apply_node(&cfg, "gpu-1");
+	assert_string_equal(cfg.rails[0].pf, "ens5f0np0");
+	assert_int_equal(cfg.rails[0].n_representors, 0);
+	/* representors replace the pf: the rail selects one way */
+	assert_string_equal(cfg.rails[1].pf, "");
+	assert_int_equal(cfg.rails[1].n_representors, 2);
+	assert_string_equal(cfg.rails[1].representors[0], "eth1_*");
+	assert_string_equal(cfg.rails[1].representors[1], "eth2_0");
+	/* applying again changes nothing (the selection moved once) */
+	rg_config_apply_node(&cfg, "gpu-1");
+	assert_string_equal(cfg.rails[0].pf, "ens5f0np0");
+	assert_int_equal(cfg.rails[1].n_representors, 2);
+	rg_config_free(&cfg);
+
+	/* a node giving representors where the rail had them too */
+	parse_ok(GOOD "  nodes:\n    - name: gpu-3\n      rails:\n        - {name: rail1, pf: ens9f1np1}\n",
+		 &cfg);
+	rg_config_apply_node(&cfg, "gpu-3");
+	assert_int_equal(cfg.rails[0].n_representors, 1);
+	assert_string_equal(cfg.rails[1].pf, "ens9f1np1");
+	assert_int_equal(cfg.rails[1].n_representors, 0);
+	assert_null(cfg.rails[1].representors);
+	rg_config_free(&cfg);
+}
+
 /* n rails r0.. in 10.0.0.0/8, one /24 each. */
 static char *config_with_rails(size_t n)
 {
@@ -877,6 +957,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_probe_targets),
 	cmocka_unit_test(test_modes),
 	cmocka_unit_test(test_node_overrides),
+	cmocka_unit_test(test_rails_by_pf),
 	cmocka_unit_test(test_rail_count_limit),
 	cmocka_unit_test(test_unreadable_file),
 	cmocka_unit_test(test_load_names_the_file),

@@ -46,7 +46,8 @@ static int setup(void **state)
 						 .mode = RG_MODE_XDP, .attached = false };
 	f->snap = (struct rg_metrics_snapshot){
 		.datapath_up = true, .reloads_ok = 3, .reloads_error = 1, .uplink_up = 1,
-		.version = "1.2\"x", .counters = f->counters, .rails = f->rails,
+		.uplink_name = "ens6f1np1", .last_reload_ok = 0, .last_reload_success_time = 1767225600.25,
+		.version = "1.2\"x", .commit = "0123abcd", .counters = f->counters, .rails = f->rails,
 		.links = f->links, .n_links = 2, .config_generation = 9,
 	};
 	*state = f;
@@ -104,6 +105,8 @@ static void test_help_and_type_once_per_family(void **state)
 		{ "railgate_drops_total", "counter" }, { "railgate_drop_bytes_total", "counter" },
 		{ "railgate_attached", "gauge" }, { "railgate_config_generation", "gauge" },
 		{ "railgate_reloads_total", "counter" }, { "railgate_uplink_up", "gauge" },
+		{ "railgate_config_last_reload_successful", "gauge" },
+		{ "railgate_config_last_reload_success_timestamp_seconds", "gauge" },
 		{ "railgate_build_info", "gauge" }, { "railgate_datapath_up", "gauge" },
 	};
 	const char *t = render(*state);
@@ -124,15 +127,21 @@ static void test_help_and_type_once_per_family(void **state)
 static void test_gauges_and_escaping(void **state)
 {
 	const char *t = render(*state);
+	char build[128];
 
 	assert_line(t, "railgate_attached{interface=\"pf0vf0\",rail=\"rail0\",mode=\"tc\"} 1");
 	assert_line(t, "railgate_attached{interface=\"pf1vf0\",rail=\"rail1\",mode=\"xdp\"} 0");
 	assert_line(t, "railgate_config_generation 9");
 	assert_line(t, "railgate_reloads_total{result=\"ok\"} 3");
 	assert_line(t, "railgate_reloads_total{result=\"error\"} 1");
-	assert_line(t, "railgate_uplink_up 1");
+	assert_line(t, "railgate_uplink_up{interface=\"ens6f1np1\"} 1");
+	assert_line(t, "railgate_config_last_reload_successful 0");
+	assert_line(t, "railgate_config_last_reload_success_timestamp_seconds 1767225600.250");
 	assert_line(t, "railgate_datapath_up 1");
-	assert_line(t, "railgate_build_info{version=\"1.2\\\"x\"} 1");
+	snprintf(build, sizeof(build),
+		 "railgate_build_info{version=\"1.2\\\"x\",commit=\"0123abcd\",abi=\"%d\"} 1",
+		 RG_ABI_VERSION);
+	assert_line(t, build);
 }
 
 static void test_removed_and_unknown_rails(void **state)
@@ -157,11 +166,13 @@ static void test_no_datapath(void **state)
 
 	f->snap.datapath_up = false;
 	f->snap.uplink_up = -1;
+	f->snap.last_reload_ok = -1;      /* before the first load */
 	t = render(f);
 	assert_line(t, "railgate_datapath_up 0");
 	assert_line(t, "railgate_reloads_total{result=\"error\"} 1");
 	assert_null(strstr(t, "railgate_packets_total"));
 	assert_null(strstr(t, "railgate_uplink_up"));
+	assert_null(strstr(t, "railgate_config_last_reload"));
 }
 
 static void test_parse_addr(void **state)

@@ -162,6 +162,15 @@ static int source_load(const struct cni_netconf *nc, struct route_source *src,
 	memset(src, 0, sizeof(*src));
 	if (!nc->rail_config)
 		return 0;
+	/* The railgate DaemonSet writes the file (railgate run --host-config):
+	 * a node that booted before it started has none yet.  ADD asks the
+	 * runtime to retry (11) rather than call the network config invalid. */
+	if (stat(nc->rail_config, &st) && errno == ENOENT)
+		return cni_error_set(e, code == CNI_ERR_CONFIG ? CNI_ERR_TRY_AGAIN : code,
+				     "rail config not written yet",
+				     "%s does not exist: the railgate DaemonSet writes it once railgate run "
+				     "applies a config on this node (--host-config); retry when it runs",
+				     nc->rail_config);
 	/* a FIFO or a device would block the read: the runtime waits forever */
 	if (stat(nc->rail_config, &st) == 0 && !S_ISREG(st.st_mode))
 		return cni_error_set(e, code, "invalid rail config", "%s is not a regular file",

@@ -17,6 +17,7 @@
 #include "loader/datapath.h"
 #include "loader/netfmt.h"
 #include "loader/netlink.h"
+#include "loader/switchdev.h"
 #include "maps/errbuf.h"
 #include "maps/ipfmt.h"
 #include "maps/map_set.h"
@@ -63,14 +64,17 @@ static void check_rail_attached(const struct rg_doctor_ctx *x, struct rg_nl *nl,
 {
 	const struct rg_config_rail *rail = &x->cfg->rails[r];
 	char missing[RG_CHECK_TEXT_LEN] = "", target[64];
-	size_t used = 0, seen = 0, bad = 0;
+	size_t used = 0, seen = 0, bad = 0, n_pats = 0;
 	struct rg_check *c;
+	char **pats = NULL;
 
-	for (size_t k = 0; k < rail->n_representors; k++) {
+	/* a rail by pf: the VF representors sysfs shows for it now */
+	rg_rail_patterns(rail, rg_sysfs_root(), &pats, &n_pats, NULL, 0);
+	for (size_t k = 0; k < n_pats; k++) {
 		struct rg_link_info *l = NULL;
 		size_t n = 0;
 
-		if (rg_nl_links_matching(nl, rail->representors[k], &l, &n))
+		if (rg_nl_links_matching(nl, pats[k], &l, &n))
 			continue;
 		for (size_t i = 0; i < n; i++, seen++) {
 			if (is_attached(links, n_links, l[i].ifindex))
@@ -81,6 +85,7 @@ static void check_rail_attached(const struct rg_doctor_ctx *x, struct rg_nl *nl,
 		}
 		free(l);
 	}
+	rg_rail_patterns_free(pats, n_pats);
 	snprintf(target, sizeof(target), "node rail %s", rail->name);
 	c = rg_checks_add(cs, "node.attached", 2, bad ? RG_CHECK_FAIL : RG_CHECK_PASS, target);
 	if (!c)

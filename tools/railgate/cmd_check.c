@@ -34,6 +34,8 @@ static void print_rails(const struct rg_config *cfg, const struct rg_plan *plan)
 			snprintf(vlan, sizeof(vlan), "%d", r->vlan);
 		printf("  %-3d %-12s %-18s %-15s %-5s ", rg_plan_rail_id(plan, r->name), r->name,
 		       rg_cidr_str(r->subnet.addr, r->subnet.len, sub), rg_ip_str(r->gateway, gw), vlan);
+		if (r->pf[0])
+			printf("the VF representors of pf %s", r->pf);
 		for (size_t j = 0; j < r->n_representors; j++)
 			printf("%s%s", j ? ", " : "", r->representors[j]);
 		printf("\n");
@@ -62,6 +64,17 @@ static void print_table(struct rg_plan *plan)
 	printf("  %-18s pass (the pod's own routes decide)\n", "anything else");
 }
 
+static const char check_help[] =
+"usage: railgate check [-c FILE]\n"
+"\n"
+"Parse and validate a RailConfig (no kernel access, no root needed) and print\n"
+"the rails and the compiled table, longest prefix first.  An error names\n"
+"FILE:LINE:COL; every error in the file is reported.\n"
+"\n"
+"Options:\n"
+"  -c, --config FILE  the RailConfig (default " RG_DEFAULT_CONFIG ")\n"
+"  -h, --help         this text\n";
+
 int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -81,8 +94,8 @@ int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': path = optarg; break;
-		case 'h': printf("usage: railgate check -c FILE\n"); return RG_EXIT_OK;
-		default:  fprintf(stderr, "usage: railgate check -c FILE\n"); return RG_EXIT_USAGE;
+		case 'h': fputs(check_help, stdout); return RG_EXIT_OK;
+		default:  fprintf(stderr, "usage: railgate check [-c FILE]\n"); return RG_EXIT_USAGE;
 		}
 	}
 	if (cli_load_config(path, &cfg))

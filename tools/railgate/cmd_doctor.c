@@ -36,15 +36,20 @@ struct doctor_args {
 static const char doctor_usage[] =
 	"usage: railgate doctor [--netns NAME | --pid PID | --all-pods] [--json] [-c FILE]\n"
 	"                       [--cni-results DIR...] [--sample SECS]\n"
+	"\n"
 	"Check this node (railgate attached on every representor, the uplink, the gateway\n"
 	"MAC, growing drop counters, MTUs, nftables) and the pods named, and say which of\n"
 	"the field report's scenarios (docs/failure-scenarios.md) breaks them, with the\n"
 	"evidence and the fix.\n"
+	"\n"
+	"Options:\n"
 	"  -c FILE            rail config (default " RG_DEFAULT_CONFIG ")\n"
 	"  --all-pods         every network namespace under " NETNS_DIR " with a rail address\n"
 	"  --cni-results DIR  libcni result caches (default " RG_CNI_RESULTS_DIR " and\n"
 	"                     " RG_CNI_MULTUS_RESULTS_DIR ")\n"
 	"  --sample SECS      how long to watch the drop counters (default 1)\n"
+	"  -h, --help         this text\n"
+	"\n"
 	"Exit 0 when no check failed, 1 when one did, 2 usage.\n";
 
 enum { OPT_NETNS = 256, OPT_PID, OPT_ALL, OPT_JSON, OPT_CNI, OPT_SAMPLE };

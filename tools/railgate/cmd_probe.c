@@ -40,15 +40,20 @@ struct probe_args {
 static const char probe_usage[] =
 	"usage: railgate probe --netns NAME | --pid PID [--to IP...] [--count N] [--json]\n"
 	"                      [-c FILE] [--timeout MS] [--port N]\n"
+	"\n"
 	"From every rail interface of the pod (a socket bound to its address), send N\n"
 	"ICMP echoes and N UDP datagrams (default 3) to each target: --to, else the\n"
 	"config's spec.probe.targets.  Never a rail's gateway: the switch answers its own\n"
 	"addresses even when it does not route between rails.  For a cell that lost\n"
 	"probes, the node's counters say where the frames died.\n"
+	"\n"
+	"Options:\n"
 	"  -c FILE      rail config (default " RG_DEFAULT_CONFIG " when it exists)\n"
 	"  --timeout MS wait for answers after the last probe of a round (default 1000)\n"
 	"  --port N     UDP port (default spec.probe.port, else 33434: a closed port\n"
 	"               answers too, as far as the target's ICMP rate limit lets it)\n"
+	"  -h, --help   this text\n"
+	"\n"
 	"Exit 0 when every probe was answered, 1 when one was lost, 2 usage.\n";
 
 /* An integer option in [lo, hi]. */

@@ -62,6 +62,8 @@ static void usage(FILE *f)
 		"\"from ADDR lookup TABLE\", the same routes in main with a per-rail metric,\n"
 		"and loose rp_filter; check them; or remove them.  Sockets bound to a rail's\n"
 		"address or device then leave by that rail.\n"
+		"\n"
+		"Options:\n"
 		"  --netns NAME        the pod's namespace, /run/netns/NAME\n"
 		"  --pid PID           the namespace of a process in the pod\n"
 		"  --dev IF            one rail interface (default: every interface holding a\n"
@@ -77,8 +79,10 @@ static void usage(FILE *f)
 		"  --on-conflict MODE  error (default): refuse if the pod routes a supernet\n"
 		"                      another way or the table holds other routes; warn: leave\n"
 		"                      that prefix alone, take the next free table, and go on\n"
+		"  -h, --help          this text\n"
 		"del removes exactly the routes and rules railgate added (protocol %d); it\n"
 		"needs no config.\n"
+		"\n"
 		"Exit status: 0 ok, 1 failure, 2 usage.\n",
 		RG_DEFAULT_CONFIG, RG_POD_TABLE_BASE, RG_POD_RULE_PRIORITY, RG_POD_ROUTE_PROTO);
 }

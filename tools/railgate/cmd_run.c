@@ -12,16 +12,18 @@
 #include <string.h>
 
 #include "commands.h"
+#include "version.h"
 #include "../../loader/daemon.h"
-
-#ifndef RAILGATE_VERSION
-#define RAILGATE_VERSION "0.1.0-dev"
-#endif
 
 static const char usage_text[] =
 "usage: railgate run -c FILE [--metrics ADDR:PORT] [--keep] [--node-name NAME]\n"
-"                    [--log-format plain|json] [--check-args]\n"
+"                    [--log-format plain|json] [--host-config PATH] [--check-args]\n"
 "\n"
+"The node daemon, the DaemonSet's entry point: apply the config, follow the\n"
+"node (representors that come and go, the uplink, the gateway's MAC) and the\n"
+"config file, and serve the metrics.\n"
+"\n"
+"Options:\n"
 "  -c, --config FILE      the RailConfig (default " RG_DEFAULT_CONFIG "); its directory\n"
 "                         is watched, so a ConfigMap update is applied when it lands\n"
 "  --metrics ADDR:PORT    serve /metrics, /healthz and /readyz (e.g. 0.0.0.0:9400)\n"
@@ -29,7 +31,10 @@ static const char usage_text[] =
 "                         without it, exit takes it down like `railgate down`\n"
 "  --node-name NAME       the spec.nodes entry to apply (default $NODE_NAME)\n"
 "  --log-format FORMAT    plain (default) or json, one line per event on stderr\n"
+"  --host-config PATH     write every config applied to PATH, atomically (the\n"
+"                         host's /etc/railgate/railgate.yaml that railgate-cni reads)\n"
 "  --check-args           validate the arguments and the config, then exit\n"
+"  -h, --help             this text\n"
 "\n"
 "SIGHUP reloads the config; SIGTERM and SIGINT exit.\n";
 
@@ -39,6 +44,7 @@ enum run_opt {
 	OPT_NODE_NAME,
 	OPT_LOG_FORMAT,
 	OPT_CHECK_ARGS,
+	OPT_HOST_CONFIG,
 };
 
 struct run_args {
@@ -56,6 +62,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "node-name", required_argument, NULL, OPT_NODE_NAME },
 		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 		{ "check-args", no_argument, NULL, OPT_CHECK_ARGS },
+		{ "host-config", required_argument, NULL, OPT_HOST_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -69,6 +76,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case OPT_KEEP: a->d.keep = true; break;
 		case OPT_NODE_NAME: a->d.node_name = optarg; break;
 		case OPT_CHECK_ARGS: a->check_only = true; break;
+		case OPT_HOST_CONFIG: a->d.host_config = optarg; break;
 		case OPT_LOG_FORMAT:
 			if (rg_log_format_parse(optarg, &a->log_format)) {
 				fprintf(stderr, "railgate run: --log-format must be plain or json\n");
@@ -127,7 +135,8 @@ int rg_cmd_run(const struct rg_global_opts *g, int argc, char **argv)
 			.pin_dir = g->pin_dir,
 			.config_path = RG_DEFAULT_CONFIG,
 			.node_name = getenv("NODE_NAME"),
-			.version = RAILGATE_VERSION,
+			.version = rg_version,
+			.commit = rg_git_commit,
 		},
 		.log_format = RG_LOG_PLAIN,
 	};

@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "cli.h"
+#include "version.h"
 #include "../../loader/datapath.h"
 #include "../../loader/digest.h"
 
@@ -30,7 +31,18 @@ struct show_opts {
 	const char *ip;
 };
 
-static int parse_show_opts(int argc, char **argv, struct show_opts *o, const char *usage)
+/* What parse_show_opts found: go on, --help was printed (exit 0), or bad usage. */
+enum show_parse { SHOW_RUN, SHOW_HELP, SHOW_BAD };
+
+/* The first line of a help text (its "usage: ..." line), for a usage error. */
+static void put_usage_line(const char *help)
+{
+	fprintf(stderr, "%.*s\n", (int)strcspn(help, "\n"), help);
+}
+
+/* want_ip: the command takes one IP argument (lookup), else none. */
+static enum show_parse parse_show_opts(int argc, char **argv, struct show_opts *o, const char *help,
+				       bool want_ip)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -61,18 +73,24 @@ static int parse_show_opts(int argc, char **argv, struct show_opts *o, const cha
 			if (*end || o->count <= 0)
 				goto bad;
 			break;
-		case 'h': printf("usage: %s\n", usage); return 1;
+		case 'h': fputs(help, stdout); return SHOW_HELP;
 		default: goto bad;
 		}
 	}
-	if (optind < argc)
+	if (want_ip && optind < argc)
 		o->ip = argv[optind++];
-	if (optind < argc)
+	if (optind < argc || (want_ip && !o->ip))
 		goto bad;
-	return 0;
+	return SHOW_RUN;
 bad:
-	fprintf(stderr, "usage: %s\n", usage);
-	return -1;
+	put_usage_line(help);
+	return SHOW_BAD;
+}
+
+/* The exit code of a parse that did not end in SHOW_RUN. */
+static int show_parse_exit(enum show_parse p)
+{
+	return p == SHOW_HELP ? RG_EXIT_OK : RG_EXIT_USAGE;
 }
 
 /* Open the running datapath's maps, or say it is not up. */
@@ -95,6 +113,14 @@ static void print_json(struct json_object *o)
 
 /* ---- status ---------------------------------------------------------- */
 
+/* What this build is, in every status document: up or not. */
+static void add_build_json(struct json_object *o)
+{
+	json_object_object_add(o, "version", json_object_new_string(rg_version));
+	json_object_object_add(o, "commit", json_object_new_string(rg_git_commit));
+	json_object_object_add(o, "abi_version", json_object_new_int(RG_ABI_VERSION));
+}
+
 static struct json_object *status_json(const struct rg_datapath *dp, const struct rg_rail *rails,
 				       const struct rg_egress *eg, const struct rg_attached *links,
 				       size_t n_links)
@@ -104,6 +130,7 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 
 	rg_digest_hex(dp->maps.state->config_digest, hex);
 	json_object_object_add(o, "up", json_object_new_boolean(1));
+	add_build_json(o);
 	json_object_object_add(o, "pin_dir", json_object_new_string(dp->dir));
 	json_object_object_add(o, "config_generation",
 			       json_object_new_int64((int64_t)dp->maps.state->config_generation));
@@ -153,6 +180,18 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 	return o;
 }
 
+static const char status_help[] =
+"usage: railgate status [--json]\n"
+"\n"
+"Read the pins: the config generation and digest, the uplink and gateway, and\n"
+"every attached interface with its rail and attach mode.  Exit 1 when railgate\n"
+"is not up.\n"
+"\n"
+"Options:\n"
+"  --json      one JSON document (docs/commands.md names the fields), with the\n"
+"              version, commit and map ABI of this build\n"
+"  -h, --help  this text\n";
+
 int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
 {
 	struct rg_datapath dp;
@@ -162,12 +201,17 @@ int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
 	struct show_opts o;
 	size_t n_links = 0;
 	struct json_object *js;
+	enum show_parse p = parse_show_opts(argc, argv, &o, status_help, false);
 
-	if (parse_show_opts(argc, argv, &o, "railgate status [--json]") || o.ip)
-		return RG_EXIT_USAGE;
+	if (p != SHOW_RUN)
+		return show_parse_exit(p);
 	if (open_running(g, &dp, "status")) {
-		if (o.json)
-			printf("{\n  \"up\": false\n}\n");
+		if (o.json) {
+			js = json_object_new_object();
+			json_object_object_add(js, "up", json_object_new_boolean(0));
+			add_build_json(js);
+			print_json(js);
+		}
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
 	}
@@ -319,7 +363,20 @@ static void on_sigint(int sig)
 
 int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
 {
-	static const char *usage = "railgate stats [--json] [--watch SECS [--count N]] [--reset]";
+	static const char help[] =
+"usage: railgate stats [--json] [--watch SECS [--count N]] [--reset]\n"
+"\n"
+"Print the per-CPU counters summed: packets and bytes per rail and verdict (rows\n"
+"with no packets left out).\n"
+"\n"
+"Options:\n"
+"  --json        one JSON document (docs/commands.md names the fields)\n"
+"  --watch SECS  every SECS seconds, the rates over that interval (with --json,\n"
+"                the counters, one document per line), until SIGINT or SIGTERM\n"
+"  --count N     with --watch: stop after N intervals\n"
+"  --reset       zero every counter\n"
+"  -h, --help    this text\n";
+	enum show_parse p;
 	struct rg_counter *c, *prev;
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_datapath dp;
@@ -327,8 +384,9 @@ int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
 	char err[256];
 	int ret = RG_EXIT_FAIL;
 
-	if (parse_show_opts(argc, argv, &o, usage) || o.ip)
-		return RG_EXIT_USAGE;
+	p = parse_show_opts(argc, argv, &o, help, false);
+	if (p != SHOW_RUN)
+		return show_parse_exit(p);
 	if (open_running(g, &dp, "stats")) {
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
@@ -429,7 +487,19 @@ static void lookup_reason(const char *ip, uint32_t entry, const struct rg_rail *
 
 int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 {
-	static const char *usage = "railgate lookup IP [--from IFNAME] [--json]";
+	static const char help[] =
+"usage: railgate lookup IP [--from IFNAME] [--json]\n"
+"\n"
+"Answer from the live maps of the active generation, as the datapath would: the\n"
+"verdict for a frame to IP, the rail or prefix that matched, the zone, and the\n"
+"rewrite for a redirected verdict.\n"
+"\n"
+"Options:\n"
+"  --from IFNAME  the ingress representor (without it, a destination in a rail\n"
+"                 is cross_rail_or_local)\n"
+"  --json         one JSON document (docs/commands.md names the fields)\n"
+"  -h, --help     this text\n";
+	enum show_parse p;
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_egress eg = { 0 };
 	struct rg_fib_image img;
@@ -443,12 +513,9 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	bool or_local, rewrites;
 	int from_rail = -1;
 
-	if (parse_show_opts(argc, argv, &o, usage))
-		return RG_EXIT_USAGE;
-	if (!o.ip) {
-		fprintf(stderr, "usage: %s\n", usage);
-		return RG_EXIT_USAGE;
-	}
+	p = parse_show_opts(argc, argv, &o, help, true);
+	if (p != SHOW_RUN)
+		return show_parse_exit(p);
 	if (inet_pton(AF_INET, o.ip, &a) != 1) {
 		fprintf(stderr, "railgate lookup: '%s' is not an IPv4 address\n", o.ip);
 		return RG_EXIT_USAGE;

@@ -50,6 +50,27 @@ static int do_up(const char *pin_dir, const char *path, const enum rg_config_mod
 	return ret ? RG_EXIT_FAIL : RG_EXIT_OK;
 }
 
+static const char up_help[] =
+"usage: railgate up [-c FILE] [--mode auto|xdp|xdp-generic|tc]\n"
+"\n"
+"Apply the config: the first time, load the programs, create and pin the maps,\n"
+"fill them and attach to every representor; on a running datapath, write the\n"
+"inactive generation and flip to it (a hitless reload).  A config or node error\n"
+"changes nothing.\n"
+"\n"
+"Options:\n"
+"  -c, --config FILE  the RailConfig (default " RG_DEFAULT_CONFIG ")\n"
+"  --mode MODE        override spec.datapath.mode: auto, xdp, xdp-generic or tc\n"
+"  -h, --help         this text\n";
+
+static const char down_help[] =
+"usage: railgate down\n"
+"\n"
+"Detach every interface and remove the pins.  On nothing it succeeds too.\n"
+"\n"
+"Options:\n"
+"  -h, --help  this text\n";
+
 int rg_cmd_up(const struct rg_global_opts *g, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -77,10 +98,10 @@ int rg_cmd_up(const struct rg_global_opts *g, int argc, char **argv)
 			have_mode = true;
 			break;
 		case 'h':
-			printf("usage: railgate up -c FILE [--mode auto|xdp|xdp-generic|tc]\n");
+			fputs(up_help, stdout);
 			return RG_EXIT_OK;
 		default:
-			fprintf(stderr, "usage: railgate up -c FILE [--mode auto|xdp|xdp-generic|tc]\n");
+			fprintf(stderr, "%.*s\n", (int)strcspn(up_help, "\n"), up_help);
 			return RG_EXIT_USAGE;
 		}
 	}
@@ -98,6 +119,10 @@ int rg_cmd_down(const struct rg_global_opts *g, int argc, char **argv)
 	char err[512];
 	int ret;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(down_help, stdout);
+		return RG_EXIT_OK;
+	}
 	if (argc > 1) {
 		fprintf(stderr, "usage: railgate down\n");
 		return RG_EXIT_USAGE;

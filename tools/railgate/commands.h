@@ -30,5 +30,6 @@ int rg_cmd_run(const struct rg_global_opts *g, int argc, char **argv);
 int rg_cmd_route(int argc, char **argv);
 int rg_cmd_probe(const struct rg_global_opts *g, int argc, char **argv);
 int rg_cmd_doctor(const struct rg_global_opts *g, int argc, char **argv);
+int rg_cmd_install_cni(const struct rg_global_opts *g, int argc, char **argv);
 
 #endif /* RAILGATE_COMMANDS_H */
