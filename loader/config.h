@@ -100,6 +100,26 @@ struct rg_config {
 	int      probe_port;          /* spec.probe.port: the targets' UDP responder, 0 = default */
 };
 
+/*
+ * The bounds of a config (docs/config.md, "Limits"): validation costs time
+ * in proportion to the file, whatever is in it.  A list longer than its cap
+ * is one error and its entries are not examined.
+ */
+enum {
+	RG_CONFIG_MAX_BYTES        = 1 << 20, /* a config is a few KiB; refuse a log file */
+	RG_CONFIG_MAX_DEPTH        = 32,      /* the schema nests 5 deep; labels a few more */
+	RG_CONFIG_MAX_ERRORS       = 20,      /* reported; the rest are counted */
+	/* every rail lies in one supernet: more than rails cannot be used */
+	RG_CONFIG_MAX_SUPERNETS    = RG_MAX_RAILS,
+	/* rails, supernets and frontend prefixes all fit the LPM fallback,
+	 * even when no zone expands (maps/fib.c) */
+	RG_CONFIG_MAX_FRONTEND     = RG_LPM_MAX_ENTRIES - 2 * RG_MAX_RAILS,
+	/* names and globs in all rails together (a glob covers any number
+	 * of VFs); each is matched against the others' globs */
+	RG_CONFIG_MAX_REPRESENTORS = 1024,
+	RG_CONFIG_MAX_NODES        = 5000,    /* Kubernetes' largest supported cluster */
+};
+
 /* One error per entry, already formatted "FILE:LINE:COL: message". */
 struct rg_diags {
 	char   **msgs;

@@ -7,6 +7,7 @@
  * parsers' edge cases.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -741,6 +742,261 @@ static void test_rail_count_limit(void **state)
 	free(yaml);
 }
 
+/* ---- bounds: every input costs work in proportion to its size ---------- */
+
+/* A growing string for generated configs (no big files committed). */
+struct text {
+	char  *s;
+	size_t len, cap;
+};
+
+static void text_add(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+		va_end(ap);
+		assert_true(n >= 0);
+		if (t->s && t->len + (size_t)n < t->cap)
+			break;
+		t->cap = (t->cap + (size_t)n + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		assert_non_null(t->s);
+	}
+	t->len += (size_t)n;
+}
+
+/* Parse a generated config that must fail; the diagnostics stay in *d. */
+static void parse_fails(const struct text *t, struct rg_diags *d)
+{
+	struct rg_config cfg;
+
+	memset(&cfg, 0xa5, sizeof(cfg));
+	assert_int_equal(rg_config_parse(FILE_NAME, t->s, t->len, &cfg, d), -1);
+	assert_true(is_zeroed(&cfg));
+}
+
+/* The whole list is exactly want[] (NULL-terminated). */
+static void assert_diags(const struct rg_diags *d, const char *const *want)
+{
+	size_t n = 0, i;
+
+	while (want[n])
+		n++;
+	if (d->count != n)
+		print_diags(d);
+	assert_int_equal(d->count, n);
+	for (i = 0; i < n; i++)
+		assert_string_equal(d->msgs[i], want[i]);
+}
+
+/* The first lines of a config up to "  supernets: " (line 5, column 14). */
+#define FLOW_HEAD \
+	"apiVersion: railgate.dev/v1alpha1\nkind: RailConfig\nmetadata: {name: t}\nspec:\n" \
+	"  supernets: "
+
+/* Finding 1: 4000 duplicate supernets were 8 M "overlaps" lines; a list
+ * longer than the datapath can use is now one error, and nothing in it is
+ * compared. */
+static void test_too_many_supernets(void **state)
+{
+	struct text t = { 0 };
+	struct rg_diags d = { 0 };
+	char want[128];
+	size_t i;
+
+	text_add(&t, FLOW_HEAD "[");
+	for (i = 0; i < 4000; i++)
+		text_add(&t, "%s10.0.0.0/16", i ? ", " : "");
+	text_add(&t, "]\n  computenet: {uplink: eth1, gateway: 192.0.2.1}\n"
+		     "  rails: [{name: r, subnet: 10.0.0.0/24, gateway: 10.0.0.1, representors: [a]}]\n");
+	parse_fails(&t, &d);
+	snprintf(want, sizeof(want), "t.yaml:5:14: too many supernets (4000, at most %d)",
+		 RG_CONFIG_MAX_SUPERNETS);
+	assert_diags(&d, (const char *[]){ want, NULL });
+	rg_diags_free(&d);
+	free(t.s);
+}
+
+/* Within the cap, 200 duplicates are 199 errors (one per duplicate, not
+ * one per pair), of which the first RG_CONFIG_MAX_ERRORS are shown. */
+static void test_duplicate_supernets_capped(void **state)
+{
+	struct text t = { 0 };
+	struct rg_diags d = { 0 };
+	char trailer[128];
+	size_t i;
+
+	text_add(&t, FLOW_HEAD "\n");
+	for (i = 0; i < 200; i++)
+		text_add(&t, "    - 10.0.0.0/16\n");
+	text_add(&t, "  computenet: {uplink: eth1, gateway: 192.0.2.1}\n"
+		     "  rails: [{name: r, subnet: 10.0.0.0/24, gateway: 10.0.0.1, representors: [a]}]\n");
+	parse_fails(&t, &d);
+	if (d.count != RG_CONFIG_MAX_ERRORS + 1)
+		print_diags(&d);
+	assert_int_equal(d.count, RG_CONFIG_MAX_ERRORS + 1);
+	/* In source order: the second entry (line 7) is the first duplicate. */
+	assert_string_equal(d.msgs[0], "t.yaml:7:7: supernet 10.0.0.0/16 overlaps supernet 10.0.0.0/16 (line 6)");
+	assert_string_equal(d.msgs[RG_CONFIG_MAX_ERRORS - 1],
+			    "t.yaml:26:7: supernet 10.0.0.0/16 overlaps supernet 10.0.0.0/16 (line 6)");
+	snprintf(trailer, sizeof(trailer), "t.yaml: and %d more errors left out (the first %d are shown)",
+		 199 - RG_CONFIG_MAX_ERRORS, RG_CONFIG_MAX_ERRORS);
+	assert_string_equal(d.msgs[RG_CONFIG_MAX_ERRORS], trailer);
+	rg_diags_free(&d);
+	free(t.s);
+}
+
+/* 20k rails took 11 s of validation past "too many rails": now that one
+ * line is all, and no rail is looked at. */
+static void test_twenty_thousand_rails(void **state)
+{
+	struct rg_diags d = { 0 };
+	char *yaml = config_with_rails(20000);
+	struct text t = { yaml, strlen(yaml), strlen(yaml) + 1 };
+
+	parse_fails(&t, &d);
+	assert_diags(&d, (const char *[]){ "t.yaml:8:5: too many rails (20000, at most 256)", NULL });
+	rg_diags_free(&d);
+	free(yaml);
+}
+
+/* 100k-deep nesting took 49 s inside libyaml: the guard in front of it
+ * stops at the first level too deep. */
+static void test_deep_nesting(void **state)
+{
+	struct text t = { 0 };
+	struct rg_diags d = { 0 };
+	char want[128];
+	size_t i;
+
+	text_add(&t, FLOW_HEAD);
+	for (i = 0; i < 100000; i++)
+		text_add(&t, "[");
+	for (i = 0; i < 100000; i++)
+		text_add(&t, "]");
+	text_add(&t, "\n");
+	parse_fails(&t, &d);
+	/* Levels: the root mapping, spec, then the brackets from column 14. */
+	snprintf(want, sizeof(want), "t.yaml:5:%d: YAML nesting deeper than %d levels",
+		 14 + RG_CONFIG_MAX_DEPTH - 2, RG_CONFIG_MAX_DEPTH);
+	assert_diags(&d, (const char *[]){ want, NULL });
+	rg_diags_free(&d);
+	free(t.s);
+}
+
+/* The other lists: one error each past its cap, entries not examined. */
+static void test_list_caps(void **state)
+{
+	struct text t = { 0 };
+	struct rg_diags d = { 0 };
+	char want[160];
+	size_t i;
+
+	text_add(&t, FLOW_HEAD "[10.0.0.0/16]\n  computenet:\n    uplink: eth1\n"
+		     "    gateway: 192.0.2.1\n    frontend: [");
+	for (i = 0; i <= RG_CONFIG_MAX_FRONTEND; i++)
+		text_add(&t, "%s1.0.0.0/32", i ? "," : "");
+	text_add(&t, "]\n  rails:\n    - {name: r, subnet: 10.0.0.0/24, gateway: 10.0.0.1, representors: [");
+	for (i = 0; i <= RG_CONFIG_MAX_REPRESENTORS; i++)
+		text_add(&t, "%sv%zu", i ? "," : "", i);
+	text_add(&t, "]}\n  nodes:\n");
+	for (i = 0; i <= RG_CONFIG_MAX_NODES; i++)
+		text_add(&t, "    - {name: n}\n");
+	parse_fails(&t, &d);
+	if (d.count != 3)
+		print_diags(&d);
+	assert_int_equal(d.count, 3);
+	snprintf(want, sizeof(want), "t.yaml:9:15: too many frontend prefixes (%d, at most %d)",
+		 RG_CONFIG_MAX_FRONTEND + 1, RG_CONFIG_MAX_FRONTEND);
+	assert_string_equal(d.msgs[0], want);
+	snprintf(want, sizeof(want), "t.yaml:11:80: too many representors (%d in this and earlier rails, at most %d in all)",
+		 RG_CONFIG_MAX_REPRESENTORS + 1, RG_CONFIG_MAX_REPRESENTORS);
+	assert_string_equal(d.msgs[1], want);
+	snprintf(want, sizeof(want), "t.yaml:13:5: too many nodes (%d, at most %d)",
+		 RG_CONFIG_MAX_NODES + 1, RG_CONFIG_MAX_NODES);
+	assert_string_equal(d.msgs[2], want);
+	rg_diags_free(&d);
+	free(t.s);
+}
+
+/* Many independent mistakes: the first RG_CONFIG_MAX_ERRORS in source
+ * order, then how many more there were. */
+static void test_error_count_capped(void **state)
+{
+	struct text t = { 0 };
+	struct rg_diags d = { 0 };
+	char want[128];
+	size_t i;
+
+	text_add(&t, HEADER SUPERNETS COMPUTENET RAILS);
+	for (i = 0; i < 50; i++)
+		text_add(&t, "    - {name: r%zu, subnet: 10.0.%zu.0/24, gateway: 10.0.%zu.1, representors: [v%zu], vlan: 0}\n",
+			 i, i, i, i);
+	parse_fails(&t, &d);
+	assert_int_equal(d.count, RG_CONFIG_MAX_ERRORS + 1);
+	for (i = 0; i < RG_CONFIG_MAX_ERRORS; i++)
+		assert_non_null(strstr(d.msgs[i], "vlan 0 is out of range 1..4094"));
+	assert_int_equal(strncmp(d.msgs[0], "t.yaml:11:", 10), 0);
+	snprintf(want, sizeof(want), "t.yaml:%d:", 11 + RG_CONFIG_MAX_ERRORS - 1);
+	assert_int_equal(strncmp(d.msgs[RG_CONFIG_MAX_ERRORS - 1], want, strlen(want)), 0);
+	snprintf(want, sizeof(want), "t.yaml: and %d more errors left out (the first %d are shown)",
+		 50 - RG_CONFIG_MAX_ERRORS, RG_CONFIG_MAX_ERRORS);
+	assert_string_equal(d.msgs[RG_CONFIG_MAX_ERRORS], want);
+	rg_diags_free(&d);
+	free(t.s);
+}
+
+/* A file of exactly RG_CONFIG_MAX_BYTES is read; one byte more is refused
+ * before any parsing (the file is valid YAML: only its size is wrong). */
+static void test_file_size_cap(void **state)
+{
+	char path[] = "/tmp/rg-test-config-XXXXXX";
+	struct rg_diags d = { 0 };
+	struct rg_config cfg;
+	char *text, want[PATH_MAX + 128];
+	size_t good = strlen(GOOD);
+	int fd;
+
+	text = malloc(RG_CONFIG_MAX_BYTES + 1);
+	assert_non_null(text);
+	memcpy(text, GOOD, good);
+	text[good] = '#';
+	memset(text + good + 1, 'x', RG_CONFIG_MAX_BYTES - good - 1);
+	text[RG_CONFIG_MAX_BYTES - 1] = '\n';
+	text[RG_CONFIG_MAX_BYTES] = '\n';
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, RG_CONFIG_MAX_BYTES), RG_CONFIG_MAX_BYTES);
+	assert_int_equal(rg_config_load(path, &cfg, &d), 0);
+	print_diags(&d);
+	rg_config_free(&cfg);
+
+	assert_int_equal(write(fd, "\n", 1), 1);
+	close(fd);
+	assert_int_equal(rg_config_load(path, &cfg, &d), -EFBIG);
+	unlink(path);
+	snprintf(want, sizeof(want), "%s: cannot read: larger than %d bytes, the limit of a config",
+		 path, RG_CONFIG_MAX_BYTES);
+	assert_diags(&d, (const char *[]){ want, NULL });
+	rg_diags_free(&d);
+
+	/* The same cap for text handed over whole (the daemon, the fuzzer). */
+	assert_int_equal(rg_config_parse(FILE_NAME, text, RG_CONFIG_MAX_BYTES + 1, &cfg, &d), -EFBIG);
+	snprintf(want, sizeof(want), "t.yaml:1:1: the config is larger than %d bytes, the limit of a config",
+		 RG_CONFIG_MAX_BYTES);
+	assert_diags(&d, (const char *[]){ want, NULL });
+	rg_diags_free(&d);
+	free(text);
+}
+
 static void test_unreadable_file(void **state)
 {
 	struct rg_diags d = { 0 };
@@ -959,6 +1215,13 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_node_overrides),
 	cmocka_unit_test(test_rails_by_pf),
 	cmocka_unit_test(test_rail_count_limit),
+	cmocka_unit_test(test_too_many_supernets),
+	cmocka_unit_test(test_duplicate_supernets_capped),
+	cmocka_unit_test(test_twenty_thousand_rails),
+	cmocka_unit_test(test_deep_nesting),
+	cmocka_unit_test(test_list_caps),
+	cmocka_unit_test(test_error_count_capped),
+	cmocka_unit_test(test_file_size_cap),
 	cmocka_unit_test(test_unreadable_file),
 	cmocka_unit_test(test_load_names_the_file),
 	cmocka_unit_test(test_digest_is_of_the_bytes_parsed),
