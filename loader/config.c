@@ -100,7 +100,6 @@ enum {
 	K8S_NODE_NAME_MAX    = 253,     /* a DNS subdomain */
 	PROBE_TARGETS_MAX    = 64,      /* a probe run sends to each from every rail */
 	MAX_KEYS_PER_MAPPING = 8,
-	CONFIG_MAX_BYTES     = 4 << 20, /* a config is a few KiB; refuse a log file */
 	SHOWN_SCALAR_MAX     = 48,      /* longer values are cut in messages */
 };
 
@@ -148,6 +147,7 @@ void rg_diags_free(struct rg_diags *d)
 	free(d->msgs);
 	d->msgs = NULL;
 	d->count = 0;
+	d->left_out = 0;
 }
 
 /* ---- parser state ------------------------------------------------------ */
@@ -191,37 +191,63 @@ struct parser {
 	struct rail_source *rails;
 	struct node_source *nodes;
 
-	struct pending_error *errors;
+	/* The RG_CONFIG_MAX_ERRORS earliest errors in source order; the
+	 * others are only counted, never formatted. */
+	struct pending_error errors[RG_CONFIG_MAX_ERRORS];
 	size_t n_errors;
+	size_t n_left_out;
+	size_t seq;
+	size_t n_representors;          /* in all rails so far, for the cap */
+	bool representors_over;         /* the cap was reported */
 	bool oom;
 };
 
 static void error_at(struct parser *p, struct rg_pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+static int compare_errors(const void *a, const void *b);
+
+/* The kept error latest in source order: the one a new earlier one evicts. */
+static size_t latest_error(const struct parser *p)
+{
+	size_t i, latest = 0;
+
+	for (i = 1; i < p->n_errors; i++)
+		if (compare_errors(&p->errors[i], &p->errors[latest]) > 0)
+			latest = i;
+	return latest;
+}
+
+/*
+ * Keep the error when it is among the RG_CONFIG_MAX_ERRORS earliest in
+ * source order so far, count it otherwise: a file with a million mistakes
+ * costs a million comparisons, not a million messages.
+ */
 static void error_at(struct parser *p, struct rg_pos pos, const char *fmt, ...)
 {
-	struct pending_error *grown;
-	char *msg;
+	struct pending_error e = { pos, p->seq++, NULL };
+	size_t slot = p->n_errors;
 	va_list ap;
 	int n;
 
+	if (p->n_errors == RG_CONFIG_MAX_ERRORS) {
+		slot = latest_error(p);
+		p->n_left_out++;
+		if (compare_errors(&e, &p->errors[slot]) > 0)
+			return;
+	}
 	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
+	n = vasprintf(&e.msg, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
 		p->oom = true;
 		return;
 	}
-	grown = realloc(p->errors, (p->n_errors + 1) * sizeof(*grown));
-	if (!grown) {
-		free(msg);
-		p->oom = true;
-		return;
-	}
-	p->errors = grown;
-	p->errors[p->n_errors] = (struct pending_error){ pos, p->n_errors, msg };
-	p->n_errors++;
+	if (slot == p->n_errors)
+		p->n_errors++;
+	else
+		free(p->errors[slot].msg);
+	p->errors[slot] = e;
 }
 
 static struct rg_pos node_pos(const yaml_node_t *n)
@@ -262,9 +288,19 @@ static void flush_errors(struct parser *p, struct rg_diags *diags)
 		rg_diags_add(diags, p->file, p->errors[i].pos, "%s", p->errors[i].msg);
 		free(p->errors[i].msg);
 	}
-	free(p->errors);
-	p->errors = NULL;
 	p->n_errors = 0;
+	if (p->n_left_out) {
+		size_t before;
+		char *msg;
+
+		if (asprintf(&msg, "%s: and %zu more errors left out (the first %d are shown)",
+			     p->file, p->n_left_out, RG_CONFIG_MAX_ERRORS) < 0)
+			msg = NULL;
+		before = diags->count;
+		diags_push(diags, msg);
+		if (diags->count > before)
+			diags->left_out += p->n_left_out;
+	}
 }
 
 /* ---- formatting ------------------------------------------------------- */
@@ -702,6 +738,17 @@ static bool expect_list(struct parser *p, const yaml_node_t *n, const char *key,
 	return true;
 }
 
+/* A list no longer than the datapath can use; past the cap, one error and
+ * its entries are not examined (what = "supernets", "rails"...). */
+static bool list_within_cap(struct parser *p, const yaml_node_t *list,
+			    const char *what, size_t cap)
+{
+	if (list_length(list) <= cap)
+		return true;
+	error_node(p, list, "too many %s (%zu, at most %zu)", what, list_length(list), cap);
+	return false;
+}
+
 /* A list of CIDRs; the ones that parse are kept, with their nodes.
  * Returns true when every entry parsed. */
 static bool parse_cidr_list(struct parser *p, const yaml_node_t *list,
@@ -808,9 +855,24 @@ static void parse_computenet(struct parser *p, const yaml_node_t *map)
 	if (v[CN_GATEWAY_MAC])
 		cn->has_gateway_mac = parse_gateway_mac_node(p, v[CN_GATEWAY_MAC],
 							     "'gatewayMAC'", cn->gateway_mac);
-	if (v[CN_FRONTEND] && expect_list(p, v[CN_FRONTEND], "frontend", false))
+	if (v[CN_FRONTEND] && expect_list(p, v[CN_FRONTEND], "frontend", false) &&
+	    list_within_cap(p, v[CN_FRONTEND], "frontend prefixes", RG_CONFIG_MAX_FRONTEND))
 		parse_cidr_list(p, v[CN_FRONTEND], "frontend", &cn->frontend,
 				&cn->n_frontend, &p->frontend_nodes);
+}
+
+/* The cap counts all rails together: reported once, at the list that
+ * crosses it; that list and the later ones are not examined. */
+static bool representors_within_cap(struct parser *p, const yaml_node_t *list)
+{
+	p->n_representors += list_length(list);
+	if (p->n_representors <= RG_CONFIG_MAX_REPRESENTORS)
+		return true;
+	if (!p->representors_over)
+		error_node(p, list, "too many representors (%zu in this and earlier rails, at most %d in all)",
+			   p->n_representors, RG_CONFIG_MAX_REPRESENTORS);
+	p->representors_over = true;
+	return false;
 }
 
 /* A list of interface names or globs into *out; nodes (may be NULL) gets
@@ -920,7 +982,8 @@ static void parse_rail(struct parser *p, const yaml_node_t *map,
 	if (v[RAIL_GATEWAY] && parse_ipv4_node(p, v[RAIL_GATEWAY], "'gateway'", &rail->gateway))
 		src->gateway = v[RAIL_GATEWAY];
 	check_one_selection(p, map, "in rail", v[RAIL_PF], v[RAIL_REPRESENTORS]);
-	if (v[RAIL_REPRESENTORS] && expect_list(p, v[RAIL_REPRESENTORS], "representors", true))
+	if (v[RAIL_REPRESENTORS] && expect_list(p, v[RAIL_REPRESENTORS], "representors", true) &&
+	    representors_within_cap(p, v[RAIL_REPRESENTORS]))
 		parse_representors(p, v[RAIL_REPRESENTORS], &rail->representors,
 				   &rail->n_representors, &src->representors);
 	if (v[RAIL_PF] && parse_pf_node(p, v[RAIL_PF], rail->pf))
@@ -937,9 +1000,9 @@ static void parse_rails(struct parser *p, const yaml_node_t *list)
 
 	if (!expect_list(p, list, "rails", true))
 		return;
+	if (!list_within_cap(p, list, "rails", RG_MAX_RAILS))
+		return;
 	n = list_length(list);
-	if (n > RG_MAX_RAILS)
-		error_node(p, list, "too many rails (%zu, at most %d)", n, RG_MAX_RAILS);
 	p->cfg->rails = parser_calloc(p, n, sizeof(*p->cfg->rails));
 	p->rails = parser_calloc(p, n, sizeof(*p->rails));
 	if (!p->cfg->rails || !p->rails)
@@ -1088,7 +1151,8 @@ static void parse_nodes(struct parser *p, const yaml_node_t *list)
 {
 	size_t i, n;
 
-	if (!expect_list(p, list, "nodes", false))
+	if (!expect_list(p, list, "nodes", false) ||
+	    !list_within_cap(p, list, "nodes", RG_CONFIG_MAX_NODES))
 		return;
 	n = list_length(list);
 	p->cfg->nodes = parser_calloc(p, n, sizeof(*p->cfg->nodes));
@@ -1159,7 +1223,8 @@ static void parse_spec(struct parser *p, const yaml_node_t *map)
 		return;
 	collect_keys(p, map, "in spec", spec_keys, SPEC_NKEYS, v);
 
-	if (v[SPEC_SUPERNETS] && expect_list(p, v[SPEC_SUPERNETS], "supernets", true))
+	if (v[SPEC_SUPERNETS] && expect_list(p, v[SPEC_SUPERNETS], "supernets", true) &&
+	    list_within_cap(p, v[SPEC_SUPERNETS], "supernets", RG_CONFIG_MAX_SUPERNETS))
 		p->supernets_complete =
 			parse_cidr_list(p, v[SPEC_SUPERNETS], "supernets", &c->supernets,
 					&c->n_supernets, &p->supernet_nodes);
@@ -1214,41 +1279,208 @@ static void parse_root(struct parser *p, const yaml_node_t *root)
 
 /* ---- cross-field checks ------------------------------------------------ */
 
+/*
+ * Overlaps in n log n: prefixes are nested or disjoint, so in (address,
+ * length) order a prefix overlaps an earlier one exactly when it lies
+ * inside the widest-reaching prefix seen so far (maps/fib.c walks routes
+ * the same way).  Each entry is reported at most once, at the one of the
+ * pair that comes later in the file, naming the other.
+ */
+struct prefix_ref {
+	uint32_t start, end;
+	uint8_t  len;
+	uint8_t  list;               /* which of two lists (cross checks) */
+	size_t   index;              /* in its list: file order */
+};
+
+static int compare_prefix_refs(const void *a, const void *b)
+{
+	const struct prefix_ref *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	if (x->list != y->list)
+		return x->list < y->list ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static struct prefix_ref prefix_ref_of(struct rg_cidr c, uint8_t list, size_t index)
+{
+	return (struct prefix_ref){ c.addr, c.addr | ~prefix_mask(c.len), c.len, list, index };
+}
+
+/* report(p, at, other): entry `at` overlaps entry `other` of the same list
+ * (at > other) or, for two lists, entry `at` of list 0 overlaps `other` of
+ * list 1.  use[i] false leaves entry i out (NULL: all in). */
+typedef void overlap_report(struct parser *p, size_t at, size_t other);
+
+struct prefix_list {
+	const struct rg_cidr *v;
+	size_t n;
+	const bool *use;
+};
+
+static struct prefix_ref *sorted_refs(struct parser *p, const struct prefix_list *lists,
+				      size_t n_lists, size_t *count)
+{
+	struct prefix_ref *refs;
+	size_t total = 0, l, i;
+
+	for (l = 0; l < n_lists; l++)
+		total += lists[l].n;
+	refs = parser_calloc(p, total, sizeof(*refs));
+	*count = 0;
+	if (!refs)
+		return NULL;
+	for (l = 0; l < n_lists; l++)
+		for (i = 0; i < lists[l].n; i++)
+			if (!lists[l].use || lists[l].use[i])
+				refs[(*count)++] = prefix_ref_of(lists[l].v[i], (uint8_t)l, i);
+	qsort(refs, *count, sizeof(*refs), compare_prefix_refs);
+	return refs;
+}
+
+static void find_overlaps(struct parser *p, struct prefix_list list, overlap_report *report)
+{
+	bool *reported = parser_calloc(p, list.n, sizeof(*reported));
+	struct prefix_ref *refs, *cover = NULL;
+	size_t n, i;
+
+	refs = sorted_refs(p, &list, 1, &n);
+	for (i = 0; refs && reported && i < n; i++) {
+		struct prefix_ref *r = &refs[i];
+		size_t at, other;
+
+		if (!cover || r->start > cover->end) {
+			cover = r;
+			continue;
+		}
+		at = r->index > cover->index ? r->index : cover->index;
+		other = r->index > cover->index ? cover->index : r->index;
+		if (!reported[at]) {
+			reported[at] = true;
+			report(p, at, other);
+		}
+	}
+	free(refs);
+	free(reported);
+}
+
+/* Entries of a that overlap an entry of b, once each. */
+static void find_cross_overlaps(struct parser *p, struct prefix_list a, struct prefix_list b,
+				overlap_report *report)
+{
+	const struct prefix_list lists[2] = { a, b };
+	bool *reported = parser_calloc(p, a.n, sizeof(*reported));
+	struct prefix_ref *refs, *cover[2] = { NULL, NULL };
+	size_t n, i;
+
+	refs = sorted_refs(p, lists, 2, &n);
+	for (i = 0; refs && reported && i < n; i++) {
+		struct prefix_ref *r = &refs[i], *o = cover[!r->list];
+		size_t at;
+
+		if (o && r->start <= o->end) {
+			at = r->list == 0 ? r->index : o->index;
+			if (!reported[at]) {
+				reported[at] = true;
+				report(p, at, r->list == 0 ? o->index : r->index);
+			}
+		}
+		if (!cover[r->list] || r->end > cover[r->list]->end)
+			cover[r->list] = r;
+	}
+	free(refs);
+	free(reported);
+}
+
+static void report_supernet_overlap(struct parser *p, size_t i, size_t j)
+{
+	const struct rg_cidr *sn = p->cfg->supernets;
+
+	error_node(p, p->supernet_nodes[i], "supernet %s overlaps supernet %s (line %u)",
+		   cidr_text(sn[i]).s, cidr_text(sn[j]).s, node_pos(p->supernet_nodes[j]).line);
+}
+
+static void report_frontend_overlap(struct parser *p, size_t i, size_t j)
+{
+	const struct rg_cidr *fe = p->cfg->computenet.frontend;
+
+	error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps frontend prefix %s (line %u)",
+		   cidr_text(fe[i]).s, cidr_text(fe[j]).s, node_pos(p->frontend_nodes[j]).line);
+}
+
+static void report_frontend_in_supernet(struct parser *p, size_t i, size_t j)
+{
+	error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps supernet %s",
+		   cidr_text(p->cfg->computenet.frontend[i]).s,
+		   cidr_text(p->cfg->supernets[j]).s);
+}
+
 static void check_supernets(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < c->n_supernets; i++) {
+	for (i = 0; i < c->n_supernets; i++)
 		if (c->supernets[i].len < SUPERNET_MIN_PREFIX)
 			error_node(p, p->supernet_nodes[i], "supernet %s is too wide (prefix length at least /%d)",
 				   cidr_text(c->supernets[i]).s, SUPERNET_MIN_PREFIX);
-		for (j = 0; j < i; j++)
-			if (rg_cidr_overlaps(c->supernets[i], c->supernets[j]))
-				error_node(p, p->supernet_nodes[i], "supernet %s overlaps supernet %s (line %u)",
-					   cidr_text(c->supernets[i]).s,
-					   cidr_text(c->supernets[j]).s,
-					   node_pos(p->supernet_nodes[j]).line);
-	}
+	find_overlaps(p, (struct prefix_list){ c->supernets, c->n_supernets, NULL },
+		      report_supernet_overlap);
 }
 
 static void check_frontend(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
-	const struct rg_cidr *fe = c->computenet.frontend;
-	size_t i, j;
+	struct prefix_list fe = { c->computenet.frontend, c->computenet.n_frontend, NULL };
 
-	for (i = 0; i < c->computenet.n_frontend; i++) {
-		for (j = 0; j < c->n_supernets; j++)
-			if (rg_cidr_overlaps(fe[i], c->supernets[j]))
-				error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps supernet %s",
-					   cidr_text(fe[i]).s, cidr_text(c->supernets[j]).s);
-		for (j = 0; j < i; j++)
-			if (rg_cidr_overlaps(fe[i], fe[j]))
-				error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps frontend prefix %s (line %u)",
-					   cidr_text(fe[i]).s, cidr_text(fe[j]).s,
-					   node_pos(p->frontend_nodes[j]).line);
+	find_cross_overlaps(p, fe, (struct prefix_list){ c->supernets, c->n_supernets, NULL },
+			    report_frontend_in_supernet);
+	find_overlaps(p, fe, report_frontend_overlap);
+}
+
+/*
+ * Duplicate names in n log n: sorted by (name, index), each entry equal to
+ * the one before it is reported, naming the first of its run.
+ */
+struct name_ref {
+	const char *name;
+	size_t index;
+};
+
+static int compare_name_refs(const void *a, const void *b)
+{
+	const struct name_ref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* names[i] NULL leaves entry i out; report(p, at, first). */
+static void find_duplicate_names(struct parser *p, const char *const *names, size_t n,
+				 overlap_report *report)
+{
+	struct name_ref *refs = parser_calloc(p, n, sizeof(*refs));
+	size_t count = 0, i, first = 0;
+
+	if (!refs)
+		return;
+	for (i = 0; i < n; i++)
+		if (names[i])
+			refs[count++] = (struct name_ref){ names[i], i };
+	qsort(refs, count, sizeof(*refs), compare_name_refs);
+	for (i = 0; i < count; i++) {
+		if (i && !strcmp(refs[i].name, refs[first].name))
+			report(p, refs[i].index, refs[first].index);
+		else
+			first = i;
 	}
+	free(refs);
 }
 
 static const struct rg_cidr *supernet_of(const struct rg_config *c, uint32_t addr)
@@ -1367,32 +1599,57 @@ static void check_representor(struct parser *p, size_t i, size_t k)
 	}
 }
 
+static void report_rail_name(struct parser *p, size_t i, size_t first)
+{
+	error_node(p, p->rails[i].name, "duplicate rail name '%s' (first at line %u)",
+		   p->cfg->rails[i].name, node_pos(p->rails[first].name).line);
+}
+
+static void report_rail_overlap(struct parser *p, size_t i, size_t j)
+{
+	const struct rg_config *c = p->cfg;
+
+	error_node(p, p->rails[i].subnet, "rail %s subnet %s overlaps rail %s subnet %s",
+		   rail_label(c, i).s, cidr_text(c->rails[i].subnet).s,
+		   rail_label(c, j).s, cidr_text(c->rails[j].subnet).s);
+}
+
+/* Rail names and subnets, for the n log n checks: NULL / false where the
+ * value did not parse. */
+static void check_rail_names_and_overlaps(struct parser *p)
+{
+	const struct rg_config *c = p->cfg;
+	const char **names = parser_calloc(p, c->n_rails, sizeof(*names));
+	bool *use = parser_calloc(p, c->n_rails, sizeof(*use));
+	struct rg_cidr *subnets = parser_calloc(p, c->n_rails, sizeof(*subnets));
+	size_t i;
+
+	for (i = 0; names && use && subnets && i < c->n_rails; i++) {
+		names[i] = p->rails[i].name ? c->rails[i].name : NULL;
+		use[i] = p->rails[i].subnet != NULL;
+		subnets[i] = c->rails[i].subnet;
+	}
+	if (names && use && subnets) {
+		find_duplicate_names(p, names, c->n_rails, report_rail_name);
+		find_overlaps(p, (struct prefix_list){ subnets, c->n_rails, use },
+			      report_rail_overlap);
+	}
+	free(names);
+	free(use);
+	free(subnets);
+}
+
 static void check_rails(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
 	size_t i, j, k;
 
+	check_rail_names_and_overlaps(p);
 	for (i = 0; i < c->n_rails; i++) {
 		const struct rail_source *src = &p->rails[i];
 
-		if (src->name)
-			for (j = 0; j < i; j++)
-				if (p->rails[j].name && !strcmp(c->rails[i].name, c->rails[j].name)) {
-					error_node(p, src->name, "duplicate rail name '%s' (first at line %u)",
-						   c->rails[i].name, node_pos(p->rails[j].name).line);
-					break;
-				}
-		if (src->subnet) {
+		if (src->subnet)
 			check_rail_in_supernet(p, i);
-			for (j = 0; j < i; j++)
-				if (p->rails[j].subnet &&
-				    rg_cidr_overlaps(c->rails[i].subnet, c->rails[j].subnet)) {
-					error_node(p, src->subnet, "rail %s subnet %s overlaps rail %s subnet %s",
-						   rail_label(c, i).s, cidr_text(c->rails[i].subnet).s,
-						   rail_label(c, j).s, cidr_text(c->rails[j].subnet).s);
-					break;
-				}
-		}
 		if (src->subnet && src->gateway)
 			check_rail_gateway(p, i);
 		for (k = 0; k < c->rails[i].n_representors; k++)
@@ -1439,19 +1696,24 @@ static void check_node_rails(struct parser *p, size_t i)
 	}
 }
 
+static void report_node_name(struct parser *p, size_t i, size_t first)
+{
+	error_node(p, p->nodes[i].name, "duplicate node name '%s' (first at line %u)",
+		   p->cfg->nodes[i].name, node_pos(p->nodes[first].name).line);
+}
+
 static void check_nodes(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
-	size_t i, j;
+	const char **names = parser_calloc(p, c->n_nodes, sizeof(*names));
+	size_t i;
 
+	for (i = 0; names && i < c->n_nodes; i++)
+		names[i] = p->nodes[i].name ? c->nodes[i].name : NULL;
+	if (names)
+		find_duplicate_names(p, names, c->n_nodes, report_node_name);
+	free(names);
 	for (i = 0; i < c->n_nodes; i++) {
-		if (p->nodes[i].name)
-			for (j = 0; j < i; j++)
-				if (p->nodes[j].name && !strcmp(c->nodes[i].name, c->nodes[j].name)) {
-					error_node(p, p->nodes[i].name, "duplicate node name '%s' (first at line %u)",
-						   c->nodes[i].name, node_pos(p->nodes[j].name).line);
-					break;
-				}
 		if (p->nodes[i].gateway)
 			check_computenet_gateway(p, p->nodes[i].gateway, c->nodes[i].gateway);
 		check_node_rails(p, i);
@@ -1599,6 +1861,57 @@ static void parse_document(struct parser *p, yaml_parser_t *yp)
 	yaml_document_delete(&doc);
 }
 
+static struct rg_pos mark_pos(yaml_mark_t m)
+{
+	return (struct rg_pos){ (unsigned)m.line + 1, (unsigned)m.column + 1 };
+}
+
+/*
+ * A pass over libyaml's events in front of its loader, which would build a
+ * node per level of nesting first (100k levels: 49 s) and look only
+ * afterwards: stops at the first level deeper than RG_CONFIG_MAX_DEPTH.
+ * Returns false when the document must not be loaded.  A syntax error is
+ * left to the loader, which reports it with its context.
+ */
+static bool check_events(struct parser *p, const char *yaml, size_t len)
+{
+	yaml_parser_t yp;
+	yaml_event_t ev;
+	bool ok = true, done = false;
+	int depth = 0;
+
+	if (!yaml_parser_initialize(&yp)) {
+		p->oom = true;
+		return false;
+	}
+	yaml_parser_set_input_string(&yp, (const unsigned char *)yaml, len);
+	while (!done && yaml_parser_parse(&yp, &ev)) {
+		switch (ev.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > RG_CONFIG_MAX_DEPTH) {
+				error_at(p, mark_pos(ev.start_mark), "YAML nesting deeper than %d levels",
+					 RG_CONFIG_MAX_DEPTH);
+				ok = false;
+				done = true;
+			}
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&yp);
+	return ok;
+}
+
 static void free_sources(struct parser *p)
 {
 	size_t i;
@@ -1626,8 +1939,18 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 	int ret = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
+	if (len > RG_CONFIG_MAX_BYTES) {
+		rg_diags_add(diags, p.file, (struct rg_pos){ 1, 1 },
+			     "the config is larger than %d bytes, the limit of a config",
+			     RG_CONFIG_MAX_BYTES);
+		return -EFBIG;
+	}
 	c.path = strdup(p.file);
-	if (!c.path || rg_sha256(yaml, len, c.sha256) || !yaml_parser_initialize(&yp)) {
+	if (!c.path || rg_sha256(yaml, len, c.sha256)) {
+		p.oom = true;
+	} else if (!check_events(&p, yaml, len)) {
+		/* reported; nothing loaded */
+	} else if (!yaml_parser_initialize(&yp)) {
 		p.oom = true;
 	} else {
 		yaml_parser_set_input_string(&yp, (const unsigned char *)yaml, len);
@@ -1654,7 +1977,12 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 
 int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t n)
 {
-	return rg_file_read(path, CONFIG_MAX_BYTES, text, len, err, n);
+	int ret = rg_file_read(path, RG_CONFIG_MAX_BYTES, text, len, err, n);
+
+	if (ret == -EFBIG)
+		rg_set_err(err, n, "%s: cannot read: larger than %d bytes, the limit of a config",
+			   path, RG_CONFIG_MAX_BYTES);
+	return ret;
 }
 
 int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *diags)

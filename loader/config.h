@@ -124,7 +124,14 @@ enum {
 struct rg_diags {
 	char   **msgs;
 	size_t   count;
+	size_t   left_out;           /* errors past RG_CONFIG_MAX_ERRORS: one line in msgs says how many */
 };
+
+/* How many errors there were: the lines in msgs, or more when some were left out. */
+static inline size_t rg_diags_errors(const struct rg_diags *d)
+{
+	return d->left_out ? d->count - 1 + d->left_out : d->count;
+}
 
 void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));

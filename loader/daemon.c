@@ -476,7 +476,7 @@ static void reload_config(struct daemon *d, bool force)
 		free(text);
 		log_diags(d, &diags);
 		rg_log_event(dlog(d), RG_LOG_ERROR, event, "%s is invalid (%zu errors); %s",
-			     d->o->config_path, diags.count,
+			     d->o->config_path, rg_diags_errors(&diags),
 			     d->have_cfg ? "keeping the running config" : "nothing applied");
 		rg_diags_free(&diags);
 		goto failed;

@@ -21,8 +21,8 @@ int cli_load_config(const char *path, struct rg_config *cfg)
 
 	for (size_t i = 0; i < diags.count; i++)
 		fprintf(stderr, "%s\n", diags.msgs[i]);
-	if (ret && diags.count > 1)
-		fprintf(stderr, "%zu errors; nothing was changed\n", diags.count);
+	if (ret && rg_diags_errors(&diags) > 1)
+		fprintf(stderr, "%zu errors; nothing was changed\n", rg_diags_errors(&diags));
 	rg_diags_free(&diags);
 	return ret;
 }
