@@ -248,6 +248,26 @@ static void test_resolve_missing_interfaces(void **state)
 	rg_config_free(&cfg);
 }
 
+/* A glob that resolves to the uplink (here found by `uplink: auto`, so
+ * validation cannot know its name) fails the plan: attached, the uplink
+ * would drop computenet traffic as spoofed or send it back out. */
+static void test_resolve_refuses_the_uplink(void **state)
+{
+	static const struct rail_spec rails[] = { { .reps = "pf0vf0, \"up*\"" }, { .reps = NULL } };
+	struct caught c = { 0 };
+	struct rg_config cfg;
+	struct rg_plan plan;
+	char err[256];
+
+	setenv(RG_TC_ATTACH_ENV, "tcx", 1);
+	make_config(&cfg, "auto", "tc", rails);
+	assert_int_equal(resolve(*state, &cfg, &plan, &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "rail rail0: representor up* matches up0, the computenet uplink: "
+			    "the uplink is never a representor");
+	assert_null(plan.reps);
+	rg_config_free(&cfg);
+}
+
 /* A rail's mtu is checked against every representor it matches. */
 static void test_resolve_mtu_mismatch(void **state)
 {
@@ -452,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_globs_and_names),
 		cmocka_unit_test(test_resolve_missing_interfaces),
 		cmocka_unit_test(test_resolve_mtu_mismatch),
+		cmocka_unit_test(test_resolve_refuses_the_uplink),
 		cmocka_unit_test(test_resolve_modes),
 		cmocka_unit_test(test_apply_rolls_back_before_the_flip),
 	};

@@ -216,6 +216,16 @@ static const struct bad_case bad_cases[] = {
 	{ "representor claimed by another rail's glob",
 	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      representors: [pf0vf3]\n",
 	  { "t.yaml:18:22: representor 'pf0vf3' of rail rail1 also matches 'pf0vf*' of rail rail0 (line 14)" } },
+	/* finding 4: the uplink attached as a representor sends computenet
+	 * traffic back out or drops it as spoofed */
+	{ "the uplink as a representor",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      representors: [pf0vf0, eth1]\n",
+	  { "t.yaml:14:30: representor 'eth1' of rail rail0 is the computenet uplink (line 8)" } },
+	{ "a glob matching the uplink",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      representors: [\"eth*\"]\n",
+	  { "t.yaml:14:22: representor 'eth*' of rail rail0 matches the computenet uplink 'eth1' (line 8)" } },
+	{ "a node's uplink is a representor", GOOD "  nodes:\n    - name: gpu-1\n      uplink: pf1vf3\n",
+	  { "t.yaml:21:15: uplink 'pf1vf3' of node gpu-1 matches representor 'pf1vf*' of rail rail1 (line 18)" } },
 	{ "rail name too long",
 	  BEFORE_RAILS "    - name: rail-with-a-name-longer-than-32c\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n      representors: [pf0vf*]\n",
 	  { "t.yaml:11:13: rail name 'rail-with-a-name-longer-than-32c' is too long (32 characters, at most 31)" } },
