@@ -172,6 +172,7 @@ struct rail_source {
 
 struct node_source {
 	const yaml_node_t *name;
+	const yaml_node_t *uplink;      /* an interface name, not auto */
 	const yaml_node_t *gateway;
 	const yaml_node_t **rail_names;  /* parallel to rg_config_node.rails */
 };
@@ -188,6 +189,7 @@ struct parser {
 	const yaml_node_t **frontend_nodes;
 	const yaml_node_t **probe_nodes;
 	const yaml_node_t *gateway_node;
+	const yaml_node_t *uplink_node; /* an interface name, not auto */
 	struct rail_source *rails;
 	struct node_source *nodes;
 
@@ -848,8 +850,9 @@ static void parse_computenet(struct parser *p, const yaml_node_t *map)
 		return;
 	collect_keys(p, map, "in computenet", computenet_keys, CN_NKEYS, v);
 
-	if (v[CN_UPLINK])
-		parse_uplink_node(p, v[CN_UPLINK], cn->uplink, &cn->uplink_discover);
+	if (v[CN_UPLINK] && parse_uplink_node(p, v[CN_UPLINK], cn->uplink, &cn->uplink_discover) &&
+	    !cn->uplink_discover)
+		p->uplink_node = v[CN_UPLINK];
 	if (v[CN_GATEWAY] && parse_ipv4_node(p, v[CN_GATEWAY], "'gateway'", &cn->gateway))
 		p->gateway_node = v[CN_GATEWAY];
 	if (v[CN_GATEWAY_MAC])
@@ -1133,9 +1136,12 @@ static void parse_node(struct parser *p, const yaml_node_t *map,
 	}
 	/* "auto" is kept as the word: rg_config_apply_node turns it into
 	 * uplink discovery, "" means "not overridden". */
-	if (v[NODE_UPLINK] && parse_uplink_node(p, v[NODE_UPLINK], node->uplink, &discover) &&
-	    discover)
-		strcpy(node->uplink, "auto");
+	if (v[NODE_UPLINK] && parse_uplink_node(p, v[NODE_UPLINK], node->uplink, &discover)) {
+		if (discover)
+			strcpy(node->uplink, "auto");
+		else
+			src->uplink = v[NODE_UPLINK];
+	}
 	if (v[NODE_GATEWAY] && parse_ipv4_node(p, v[NODE_GATEWAY], "'gateway'", &node->gateway)) {
 		node->has_gateway = true;
 		src->gateway = v[NODE_GATEWAY];
@@ -1639,6 +1645,52 @@ static void check_rail_names_and_overlaps(struct parser *p)
 	free(subnets);
 }
 
+/* A representor pattern that would attach to the interface `ifname`. */
+static bool representor_matches(const char *pattern, const char *ifname)
+{
+	return is_glob(pattern) ? !fnmatch(pattern, ifname, 0) : !strcmp(pattern, ifname);
+}
+
+/*
+ * The uplink is never a representor: attached, it would see the
+ * computenet's own traffic as a rail's and drop it as spoofed or send it
+ * back out.  A glob is decidable here only against a named uplink;
+ * `uplink: auto` is checked when the plan resolves (loader/resolve.c).
+ */
+static void check_not_uplink(struct parser *p, size_t i, size_t k)
+{
+	const struct rg_config *c = p->cfg;
+	const char *name = c->rails[i].representors[k];
+	const char *uplink = c->computenet.uplink;
+
+	if (!p->uplink_node || !representor_matches(name, uplink))
+		return;
+	if (is_glob(name))
+		error_node(p, p->rails[i].representors[k], "representor '%s' of rail %s matches the computenet uplink '%s' (line %u)",
+			   name, rail_label(c, i).s, uplink, node_pos(p->uplink_node).line);
+	else
+		error_node(p, p->rails[i].representors[k], "representor '%s' of rail %s is the computenet uplink (line %u)",
+			   name, rail_label(c, i).s, node_pos(p->uplink_node).line);
+}
+
+/* The same for a node's own uplink: one error per node, at its uplink. */
+static void check_node_uplink(struct parser *p, size_t n)
+{
+	const struct rg_config *c = p->cfg;
+	const char *uplink = c->nodes[n].uplink;
+	size_t i, k;
+
+	for (i = 0; p->rails && i < c->n_rails; i++)
+		for (k = 0; k < c->rails[i].n_representors; k++)
+			if (representor_matches(c->rails[i].representors[k], uplink)) {
+				error_node(p, p->nodes[n].uplink, "uplink '%s' of node %s matches representor '%s' of rail %s (line %u)",
+					   uplink, c->nodes[n].name[0] ? c->nodes[n].name : "?",
+					   c->rails[i].representors[k], rail_label(c, i).s,
+					   node_pos(p->rails[i].representors[k]).line);
+				return;
+			}
+}
+
 static void check_rails(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
@@ -1652,8 +1704,10 @@ static void check_rails(struct parser *p)
 			check_rail_in_supernet(p, i);
 		if (src->subnet && src->gateway)
 			check_rail_gateway(p, i);
-		for (k = 0; k < c->rails[i].n_representors; k++)
+		for (k = 0; k < c->rails[i].n_representors; k++) {
 			check_representor(p, i, k);
+			check_not_uplink(p, i, k);
+		}
 		if (src->pf)
 			for (j = 0; j < i; j++)
 				if (p->rails[j].pf && !strcmp(c->rails[i].pf, c->rails[j].pf)) {
@@ -1714,6 +1768,8 @@ static void check_nodes(struct parser *p)
 		find_duplicate_names(p, names, c->n_nodes, report_node_name);
 	free(names);
 	for (i = 0; i < c->n_nodes; i++) {
+		if (p->nodes[i].uplink)
+			check_node_uplink(p, i);
 		if (p->nodes[i].gateway)
 			check_computenet_gateway(p, p->nodes[i].gateway, c->nodes[i].gateway);
 		check_node_rails(p, i);

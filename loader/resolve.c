@@ -66,9 +66,11 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
  * What the node offers every representor alike: whether the uplink takes
  * XDP redirects, and how this kernel runs the tc program (a tcx link, or a
  * clsact filter before 6.6: rg_tc_attach_mode), asked once per plan when
- * the first representor needs it, so every entry records the same flavour.
+ * the first representor needs it, so every entry records the same flavour;
+ * and the uplink itself, which is never a representor.
  */
 struct node_modes {
+	int  uplink_ifindex;
 	bool uplink_takes_xdp;
 	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
 };
@@ -110,6 +112,20 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 	return rg_err(err, n, -EINVAL, "unknown mode");
 }
 
+/* Attached, the uplink would take the computenet's own traffic for a rail's
+ * and drop it as spoofed or send it back out.  Validation refuses the names
+ * it can see; a glob meeting an `uplink: auto`, a PF's representor list or
+ * another name of the same interface ends here. */
+static int not_the_uplink(const struct rg_config_rail *rail, const char *pat,
+			  const struct rg_link_info *l, const struct node_modes *nm,
+			  char *err, size_t n)
+{
+	if (l->ifindex != nm->uplink_ifindex)
+		return 0;
+	return rg_err(err, n, -EINVAL, "rail %s: representor %s matches %s, the computenet uplink: "
+		      "the uplink is never a representor", rail->name, pat, l->name);
+}
+
 /* Every interface pat (a name or a glob) matches joins the plan for rail.
  * must_exist: a name that matches nothing is an error (else logged). */
 static int add_pattern(struct rg_nl *nl, struct rg_plan *plan, const struct rg_config_rail *rail,
@@ -129,7 +145,10 @@ static int add_pattern(struct rg_nl *nl, struct rg_plan *plan, const struct rg_c
 	if (!nl_count)
 		rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
 	for (size_t j = 0; j < nl_count; j++) {
-		int m = choose_mode(mode, &links[j], nm, err, n);
+		int m = not_the_uplink(rail, pat, &links[j], nm, err, n);
+
+		if (!m)
+			m = choose_mode(mode, &links[j], nm, err, n);
 
 		if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
 			rg_set_err(err, n, "rail %s: %s has MTU %u, the config says %d",
@@ -232,6 +251,7 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	 * veth only while its peer has GRO or XDP): without it, native XDP on
 	 * the representors would drop every cross-rail frame.  Generic XDP
 	 * transmits through the stack and has no such need. */
+	nm.uplink_ifindex = up.ifindex;
 	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
 	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
 		rg_set_err(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
