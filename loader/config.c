@@ -1438,10 +1438,42 @@ static void check_supernets(struct parser *p)
 		      report_supernet_overlap);
 }
 
+/* Ranges that are never a network behind the computenet switch: the
+ * datapath would send their traffic (multicast, the pod's own loopback,
+ * link-local metadata services) to the uplink. */
+static const struct {
+	struct rg_cidr range;
+	const char *what;
+} not_frontend[] = {
+	{ { 0xe0000000u,  4 }, "multicast" },
+	{ { 0x7f000000u,  8 }, "loopback" },
+	{ { 0x00000000u,  8 }, "this network" },
+	{ { 0xa9fe0000u, 16 }, "link-local" },
+	{ { 0xffffffffu, 32 }, "broadcast" },
+};
+
+static void check_frontend_is_unicast(struct parser *p, size_t i)
+{
+	struct rg_cidr fe = p->cfg->computenet.frontend[i];
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(not_frontend); k++)
+		if (rg_cidr_overlaps(fe, not_frontend[k].range)) {
+			error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps %s (%s), never a front-end network",
+				   cidr_text(fe).s, cidr_text(not_frontend[k].range).s,
+				   not_frontend[k].what);
+			return;
+		}
+}
+
 static void check_frontend(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
 	struct prefix_list fe = { c->computenet.frontend, c->computenet.n_frontend, NULL };
+	size_t i;
+
+	for (i = 0; i < c->computenet.n_frontend; i++)
+		check_frontend_is_unicast(p, i);
 
 	find_cross_overlaps(p, fe, (struct prefix_list){ c->supernets, c->n_supernets, NULL },
 			    report_frontend_in_supernet);
@@ -1923,11 +1955,44 @@ static struct rg_pos mark_pos(yaml_mark_t m)
 }
 
 /*
+ * An explicit tag is refused, whatever it says.  The loader gives every
+ * untagged scalar the tag !!str too, so only the events tell `vlan: !!str
+ * 100` from `vlan: 100`; honouring tags would give each value two
+ * spellings (and `!!str 100` would have to be refused like "100" anyway),
+ * while the schema already says what each key holds.
+ */
+static void check_no_tag(struct parser *p, const yaml_event_t *ev)
+{
+	static const char core[] = "tag:yaml.org,2002:";
+	const yaml_char_t *tag = NULL;
+	const char *shown;
+
+	if (ev->type == YAML_SCALAR_EVENT)
+		tag = ev->data.scalar.tag;
+	else if (ev->type == YAML_SEQUENCE_START_EVENT)
+		tag = ev->data.sequence_start.tag;
+	else if (ev->type == YAML_MAPPING_START_EVENT)
+		tag = ev->data.mapping_start.tag;
+	if (!tag)
+		return;
+	shown = (const char *)tag;
+	if (!strncmp(shown, core, sizeof(core) - 1))
+		error_at(p, mark_pos(ev->start_mark),
+			 "YAML tags are not supported ('!!%.*s'): write the value without one",
+			 SHOWN_SCALAR_MAX, shown + sizeof(core) - 1);
+	else
+		error_at(p, mark_pos(ev->start_mark),
+			 "YAML tags are not supported ('%.*s'): write the value without one",
+			 SHOWN_SCALAR_MAX, shown);
+}
+
+/*
  * A pass over libyaml's events in front of its loader, which would build a
  * node per level of nesting first (100k levels: 49 s) and look only
- * afterwards: stops at the first level deeper than RG_CONFIG_MAX_DEPTH.
- * Returns false when the document must not be loaded.  A syntax error is
- * left to the loader, which reports it with its context.
+ * afterwards: stops at the first level deeper than RG_CONFIG_MAX_DEPTH,
+ * and reports every explicit tag.  Returns false when the document must
+ * not be loaded.  A syntax error is left to the loader, which reports it
+ * with its context.
  */
 static bool check_events(struct parser *p, const char *yaml, size_t len)
 {
@@ -1942,6 +2007,7 @@ static bool check_events(struct parser *p, const char *yaml, size_t len)
 	}
 	yaml_parser_set_input_string(&yp, (const unsigned char *)yaml, len);
 	while (!done && yaml_parser_parse(&yp, &ev)) {
+		check_no_tag(p, &ev);
 		switch (ev.type) {
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
