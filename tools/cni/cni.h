@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 
@@ -100,7 +101,13 @@ int cni_cmd_check(const struct cni_env *env, struct cni_netconf *nc, struct cni_
 int cni_cmd_status(struct cni_netconf *nc, struct cni_error *e);
 int cni_cmd_gc(struct cni_netconf *nc, struct cni_error *e);
 
-/* Log a line to stderr (the runtime's log); stdout is for results only. */
+/* plugin.c: one invocation: the environment (getenv) and the network
+ * config's text in, the exit code out, the result or error object on out. */
+int cni_plugin(const char *text, FILE *out);
+int cni_print_error(FILE *out, const struct cni_error *e, const char *version);
+
+/* main.c: log a line to stderr (the runtime's log); stdout is for results
+ * only.  The fuzzer links its own. */
 void cni_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* RAILGATE_CNI_H */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * railgate-cni: entry point.  Reads the environment and the network config,
- * runs the command, and answers the way libcni reads it: the result or the
- * error object on stdout, a non-zero exit on error, logs on stderr.
+ * railgate-cni: entry point.  Reads the network config from stdin and hands
+ * it to cni_plugin() (plugin.c), which answers on stdout the way libcni
+ * reads it: the result or the error object, a non-zero exit on error.  The
+ * log goes to stderr.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -25,18 +26,6 @@ void cni_log(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-int cni_error_set(struct cni_error *e, int code, const char *msg, const char *details_fmt, ...)
-{
-	va_list ap;
-
-	e->code = code;
-	snprintf(e->msg, sizeof(e->msg), "%s", msg);
-	va_start(ap, details_fmt);
-	vsnprintf(e->details, sizeof(e->details), details_fmt, ap);
-	va_end(ap);
-	return code;
 }
 
 /* All of stdin, NUL-terminated; "" when it is a terminal (run by hand). */
@@ -81,105 +70,15 @@ static char *read_stdin(struct cni_error *e)
 	return buf;
 }
 
-/* The version to answer in: the config's when it is one we speak. */
-static const char *answer_version(const char *text)
-{
-	static char version[16];
-	struct json_object *root = text ? json_tokener_parse(text) : NULL, *v;
-	const char *answer = CNI_LATEST;
-
-	if (root && json_object_object_get_ex(root, "cniVersion", &v) &&
-	    json_object_is_type(v, json_type_string) &&
-	    cni_version_supported(json_object_get_string(v))) {
-		snprintf(version, sizeof(version), "%s", json_object_get_string(v));
-		answer = version;
-	}
-	json_object_put(root);
-	return answer;
-}
-
-static int print_error(const struct cni_error *e, const char *version)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "cniVersion", json_object_new_string(version));
-	json_object_object_add(o, "code", json_object_new_int(e->code));
-	json_object_object_add(o, "msg", json_object_new_string(e->msg));
-	json_object_object_add(o, "details", json_object_new_string(e->details));
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-	cni_log("error %d: %s: %s", e->code, e->msg, e->details);
-	return 1;
-}
-
-static int print_version(const char *version)
-{
-	struct json_object *o = json_object_new_object(), *list = json_object_new_array();
-
-	for (const char *const *v = cni_supported_versions; *v; v++)
-		json_object_array_add(list, json_object_new_string(*v));
-	json_object_object_add(o, "cniVersion", json_object_new_string(version));
-	json_object_object_add(o, "supportedVersions", list);
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-	return 0;
-}
-
-static int run(const struct cni_env *env, const char *text, struct cni_error *e)
-{
-	struct cni_netconf nc;
-	int ret;
-
-	ret = cni_netconf_parse(text, env->command, &nc, e);
-	if (ret)
-		goto out;
-	switch (env->command) {
-	case CNI_CMD_ADD:
-		ret = cni_cmd_add(env, &nc, e);
-		break;
-	case CNI_CMD_CHECK:
-		ret = cni_cmd_check(env, &nc, e);
-		break;
-	case CNI_CMD_DEL:
-		ret = cni_cmd_del(env, &nc, e);
-		break;
-	case CNI_CMD_STATUS:
-		ret = cni_cmd_status(&nc, e);
-		break;
-	case CNI_CMD_GC:
-		ret = cni_cmd_gc(&nc, e);
-		break;
-	case CNI_CMD_VERSION:
-		break;    /* answered before the config is parsed */
-	}
-out:
-	cni_netconf_free(&nc);
-	return ret;
-}
-
 int main(void)
 {
 	struct cni_error e = { 0 };
-	struct cni_env env;
-	const char *version;
-	char *text;
+	char *text = read_stdin(&e);
+	int ret;
 
-	text = read_stdin(&e);
 	if (!text)
-		return print_error(&e, CNI_LATEST);
-	version = answer_version(text);
-	if (cni_env_read(&env, &e)) {
-		free(text);
-		return print_error(&e, version);
-	}
-	if (env.command == CNI_CMD_VERSION) {
-		free(text);
-		return print_version(version);
-	}
-	if (run(&env, text, &e)) {
-		free(text);
-		return print_error(&e, version);
-	}
+		return cni_print_error(stdout, &e, CNI_LATEST);
+	ret = cni_plugin(text, stdout);
 	free(text);
-	return 0;
+	return ret;
 }
