@@ -80,10 +80,24 @@ $(BUILD)/tests/unit/test_switchdev: TEST_LDLIBS :=
 $(BUILD)/tests/bpf/test_datapath:   TEST_LDLIBS := -lbpf
 $(BUILD)/tests/bpf/test_prog_cost:  TEST_LDLIBS := -lbpf
 
-# The generated dependency files of every object and program built so far.
-DEPS := $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)
+# The fuzzers (tests/fuzz/, docs/testing.md): clang's libFuzzer with ASan
+# and UBSan, in a tree of their own.  Only the sources each harness calls.
+FUZZ_BUILD  := build-fuzz
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -O1 -g $(FUZZ_SAN) -Wall -Wno-unused-parameter -std=gnu11 -I. -D_GNU_SOURCE $(NL_CFLAGS)
+FUZZ_CONFIG_SRCS := loader/config.c loader/cidr.c loader/digest.c loader/plan.c maps/fib.c \
+		    maps/errbuf.c maps/ipfmt.c
+FUZZ_CNI_SRCS := $(filter-out tools/cni/main.c,$(CNI_SRCS)) $(wildcard tools/pod_routes/*.c) \
+		 $(FUZZ_CONFIG_SRCS) loader/netfmt.c
+FUZZERS := $(FUZZ_BUILD)/fuzz_config $(FUZZ_BUILD)/fuzz_cni
+FUZZ_SECONDS ?= 60
 
-.PHONY: FORCE man install all deps test test-full test-quick demo bench fresh-check clean bpf
+# The generated dependency files of every object and program built so far.
+DEPS := $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d) \
+	$(wildcard $(FUZZ_BUILD)/*/*.d $(FUZZ_BUILD)/*/*/*.d)
+
+.PHONY: FORCE man install all deps test test-full test-quick demo bench fresh-check clean bpf \
+	fuzz fuzz-build test-asan
 # Keep intermediate objects (tests/lib/*.o) so a second make does no work.
 .SECONDARY:
 all: bpf $(LIB) $(BINS) $(TEST_BINS) $(TEST_TOOLS)
@@ -155,6 +169,22 @@ $(BUILD)/libcni-client: tests/tools/libcni_client/main.go | $(BUILD)
 	cd tests/tools/libcni_client && GO111MODULE=off GOPATH=/usr/share/gocode \
 		GOCACHE=$(abspath $(BUILD))/gocache GOFLAGS= go build -o $(abspath $@) .
 
+# Coverage instrumentation for the library, the fuzzer's main for the harness.
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c $< -o $@
+$(FUZZ_BUILD)/fuzz_config: $(patsubst %.c,$(FUZZ_BUILD)/%.o,tests/fuzz/fuzz_config.c $(FUZZ_CONFIG_SRCS))
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lyaml -lcrypto
+$(FUZZ_BUILD)/fuzz_cni: $(patsubst %.c,$(FUZZ_BUILD)/%.o,tests/fuzz/fuzz_cni.c $(FUZZ_CNI_SRCS))
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lnl-route-3 -lnl-3 -lyaml -ljson-c -lcrypto
+
+fuzz-build: $(FUZZERS)
+
+# Each fuzzer for FUZZ_SECONDS (default 60) from its seed corpus; `make
+# test` runs them for a few seconds through tests/fuzz/run.sh.
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
 # The README's commands set up a fresh machine themselves: each recipe runs
 # the install script first and only then builds, so nothing compiles before
 # clang and the -dev packages are there (an order-only prerequisite would not
@@ -218,6 +248,6 @@ install: $(BUILD)/railgate $(BUILD)/railgate-cni man
 	install -m 0644 LICENSES/*.txt $(DESTDIR)$(DOCDIR)/LICENSES/
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD)
 
 -include $(DEPS)

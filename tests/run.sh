@@ -22,7 +22,7 @@ for t in build/tests/unit/test_* build/tests/bpf/test_*; do
 	[ -x "$t" ] && tests+=("$t")
 done
 if [ $quick -eq 0 ]; then
-	for t in tests/integration/*.sh; do
+	for t in tests/integration/*.sh tests/fuzz/run.sh; do
 		[ -f "$t" ] && tests+=("$t")
 	done
 fi
