@@ -38,6 +38,16 @@ static const char *const env_names[] = {
 };
 #define N_ENV (sizeof(env_names) / sizeof(env_names[0]))
 
+/* putenv() with a buffer per variable, rewritten in place: setenv() keeps
+ * every distinct value it was ever given (glibc), millions of them here. */
+static char env_buf[N_ENV][600];
+
+static void put_env(size_t i, const char *value)
+{
+	snprintf(env_buf[i], sizeof(env_buf[i]), "%s=%s", env_names[i], value);
+	putenv(env_buf[i]);
+}
+
 /* Sets the variables the input's head names, unsets the others; returns
  * where the network config starts. */
 static size_t set_env(const char *in, size_t size)
@@ -61,7 +71,7 @@ static size_t set_env(const char *in, size_t size)
 			value[vlen] = '\0';
 			if (!strcmp(env_names[i], "CNI_NETNS") && vlen)
 				snprintf(value, sizeof(value), "%s", NETNS_NOWHERE);
-			setenv(env_names[i], value, 1);
+			put_env(i, value);
 			set[i] = true;
 		}
 		pos += len + (nl ? 1 : 0);
