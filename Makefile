@@ -15,6 +15,10 @@ CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu
 NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 libnl-genl-3.0 json-c 2>/dev/null)
 CFLAGS    += $(NL_CFLAGS)
 LDFLAGS   ?=
+# `make test-asan` builds the same tree with ASan and UBSan into build-asan/.
+SANITIZE  ?=
+CFLAGS    += $(SANITIZE)
+LDFLAGS   += $(SANITIZE)
 DEPFLAGS  := -MMD -MP
 
 # What `railgate --version` says: the release and the commit it was built
@@ -79,6 +83,9 @@ $(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml -l
 $(BUILD)/tests/unit/test_switchdev: TEST_LDLIBS :=
 $(BUILD)/tests/bpf/test_datapath:   TEST_LDLIBS := -lbpf
 $(BUILD)/tests/bpf/test_prog_cost:  TEST_LDLIBS := -lbpf
+
+ASAN_BUILD := build-asan
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 # The fuzzers (tests/fuzz/, docs/testing.md): clang's libFuzzer with ASan
 # and UBSan, in a tree of their own.  Only the sources each harness calls.
@@ -185,6 +192,14 @@ fuzz-build: $(FUZZERS)
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
+# The unit, BPF and CLI tests built with ASan and UBSan (docs/testing.md):
+# a tree of their own, the same runner pointed at it.
+test-asan:
+	@tools/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE="$(ASAN_FLAGS)" all
+	@RG_BUILD=$(ASAN_BUILD) ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh --asan
+
 # The README's commands set up a fresh machine themselves: each recipe runs
 # the install script first and only then builds, so nothing compiles before
 # clang and the -dev packages are there (an order-only prerequisite would not
@@ -248,6 +263,6 @@ install: $(BUILD)/railgate $(BUILD)/railgate-cni man
 	install -m 0644 LICENSES/*.txt $(DESTDIR)$(DOCDIR)/LICENSES/
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD) $(ASAN_BUILD)
 
 -include $(DEPS)

@@ -5,23 +5,33 @@
 #   tests/run.sh            everything
 #   tests/run.sh --quick    unit and BPF tests only
 #   tests/run.sh PATTERN    only tests whose path contains PATTERN
+#   tests/run.sh --asan     unit, BPF and CLI tests (make test-asan, with
+#                           RG_BUILD=build-asan)
+# RG_BUILD names the build tree the programs come from (default build/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 quick=0
+asan=0
 filter=""
 for a in "$@"; do
 	case "$a" in
 	--quick) quick=1 ;;
+	--asan) asan=1 ;;
 	*) filter="$a" ;;
 	esac
 done
+export RG_BUILD=${RG_BUILD:-build}
 
 tests=()
-for t in build/tests/unit/test_* build/tests/bpf/test_*; do
+for t in "$RG_BUILD"/tests/unit/test_* "$RG_BUILD"/tests/bpf/test_*; do
 	[ -x "$t" ] && tests+=("$t")
 done
-if [ $quick -eq 0 ]; then
+if [ $asan -eq 1 ]; then
+	for t in tests/integration/cli_*.sh; do
+		[ -f "$t" ] && tests+=("$t")
+	done
+elif [ $quick -eq 0 ]; then
 	for t in tests/integration/*.sh tests/fuzz/run.sh; do
 		[ -f "$t" ] && tests+=("$t")
 	done
@@ -30,7 +40,7 @@ fi
 export CMOCKA_MESSAGE_OUTPUT=TAP
 passed=0
 failed=0
-logdir=build/test-logs
+logdir=$RG_BUILD/test-logs
 mkdir -p "$logdir"
 for t in "${tests[@]}"; do
 	[ -n "$filter" ] && [[ "$t" != *"$filter"* ]] && continue
@@ -41,6 +51,8 @@ for t in "${tests[@]}"; do
 	# test-full's larger matrices), programs 2; a hang is a failure.
 	limit=120
 	[[ "$t" == *.sh ]] && limit=${RG_SCRIPT_LIMIT:-300}
+	# sanitized programs run several times slower: the guard, not a budget
+	[ $asan -eq 1 ] && limit=$((limit * 3))
 	timeout --kill-after=10 "$limit" bash -c '"$0"' "$t" >"$log" 2>&1
 	rc=$?
 	p=$(grep -cE '^ok ' "$log")

@@ -13,11 +13,11 @@ out=build-fuzz
 names=(config cni)
 
 echo "1..${#names[@]}"
-if ! make -s fuzz-build >"$out.log" 2>&1; then
-	for n in "${names[@]}"; do echo "not ok - fuzz_$n: make fuzz-build failed (see $out.log)"; done
+mkdir -p "$out/artifacts"
+if ! make -s fuzz-build >"$out/make.log" 2>&1; then
+	for n in "${names[@]}"; do echo "not ok - fuzz_$n: make fuzz-build failed (see $out/make.log)"; done
 	exit 1
 fi
-mkdir -p "$out/artifacts"
 rc=0
 for n in "${names[@]}"; do
 	work="$out/corpus-$n"

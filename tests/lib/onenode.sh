@@ -14,8 +14,8 @@
 ON=${ON:-rgon$$}
 ON_PIN=""
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-RAILGATE="$REPO/build/railgate"
-UDPSEQ="$REPO/build/udpseq"
+RAILGATE="$REPO/${RG_BUILD:-build}/railgate"
+UDPSEQ="$REPO/${RG_BUILD:-build}/udpseq"
 GW_MAC_RAIL=02:00:00:00:00:01
 
 onenode_up() {

@@ -7,7 +7,7 @@
 
 TB_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TB="$TB_REPO/tools/testbed/testbed.sh"
-RAILGATE="$TB_REPO/build/railgate"
+RAILGATE="$TB_REPO/${RG_BUILD:-build}/railgate"
 # A prefix unique to this test process: rgt<pid>.
 export TB_PREFIX="rgt$$"
 export TB_STATE="/run/railgate-testbed/$TB_PREFIX"
