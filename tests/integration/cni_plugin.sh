@@ -53,6 +53,14 @@ cni() {
 		ip netns exec "$HOST" timeout 10 "$2" 2>"$TMP/stderr"
 }
 
+# cni_stdin CMD BINARY: the same with the config on the caller's stdin
+# (bytes a shell string cannot hold, such as NUL).
+cni_stdin() {
+	env CNI_COMMAND="$1" CNI_CONTAINERID="$CID" CNI_NETNS="$NETNS" \
+		CNI_IFNAME="$IFNAME" CNI_ARGS="$EXTRA_ARGS" CNI_PATH="$PLUGINS:$(dirname "$RG_CNI")" \
+		ip netns exec "$HOST" timeout 10 "$2" 2>"$TMP/stderr"
+}
+
 # conf VERSION PLUGIN_JSON [PREV_RESULT]: one plugin's config in a chain
 conf() {
 	if [ -n "${3:-}" ]; then
@@ -251,6 +259,9 @@ out=$(cni ADD "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")}}garbage"); rc=$?
 expect_error "trailing data after the config" 6 "trailing data" "$out" $rc
 out=$(cni ADD "$RG_CNI" "$(conf 1.0.0 "$RG" "$r1")$(conf 1.0.0 "$RG" "$r1")"); rc=$?
 expect_error "two concatenated configs" 6 "trailing data" "$out" $rc
+# A NUL ended the text the JSON parser saw: what followed went unread.
+out=$( { conf 1.0.0 "$RG" "$r1" | tr -d '\n'; printf '\0}}garbage'; } | cni_stdin ADD "$RG_CNI"); rc=$?
+expect_error "a NUL byte hiding trailing data" 6 "NUL byte" "$out" $rc
 unchanged "trailing data"
 
 # CNI_NETNS naming the plugin's own namespace (here the test's host
