@@ -67,6 +67,14 @@ static char *read_stdin(struct cni_error *e)
 		}
 	}
 	buf[len] = '\0';
+	/* The config is handed on as a C string: a NUL would end it early and
+	 * hide what follows from the trailing-data check. */
+	if (strlen(buf) != len) {
+		cni_error_set(e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
+			      "a NUL byte at byte %zu", strlen(buf));
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
