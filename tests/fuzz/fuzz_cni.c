@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size - start] = '\0';
 	f = open_memstream(&out, &out_len);
 	require(f);
-	ret = cni_plugin(text, f);
+	ret = cni_plugin(text, size - start, f);
 	require(fclose(f) == 0);
 	require(ret == 0 || ret == 1);
 	check_answer(out, out_len, ret);

@@ -102,8 +102,9 @@ int cni_cmd_status(struct cni_netconf *nc, struct cni_error *e);
 int cni_cmd_gc(struct cni_netconf *nc, struct cni_error *e);
 
 /* plugin.c: one invocation: the environment (getenv) and the network
- * config's text in, the exit code out, the result or error object on out. */
-int cni_plugin(const char *text, FILE *out);
+ * config's len bytes (text[len] is a NUL) in, the exit code out, the result
+ * or error object on out. */
+int cni_plugin(const char *text, size_t len, FILE *out);
 int cni_print_error(FILE *out, const struct cni_error *e, const char *version);
 
 /* main.c: log a line to stderr (the runtime's log); stdout is for results

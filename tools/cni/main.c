@@ -29,7 +29,7 @@ void cni_log(const char *fmt, ...)
 }
 
 /* All of stdin, NUL-terminated; "" when it is a terminal (run by hand). */
-static char *read_stdin(struct cni_error *e)
+static char *read_stdin(size_t *len_out, struct cni_error *e)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap);
@@ -67,26 +67,20 @@ static char *read_stdin(struct cni_error *e)
 		}
 	}
 	buf[len] = '\0';
-	/* The config is handed on as a C string: a NUL would end it early and
-	 * hide what follows from the trailing-data check. */
-	if (strlen(buf) != len) {
-		cni_error_set(e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
-			      "a NUL byte at byte %zu", strlen(buf));
-		free(buf);
-		return NULL;
-	}
+	*len_out = len;
 	return buf;
 }
 
 int main(void)
 {
 	struct cni_error e = { 0 };
-	char *text = read_stdin(&e);
+	size_t len = 0;
+	char *text = read_stdin(&len, &e);
 	int ret;
 
 	if (!text)
 		return cni_print_error(stdout, &e, CNI_LATEST);
-	ret = cni_plugin(text, stdout);
+	ret = cni_plugin(text, len, stdout);
 	free(text);
 	return ret;
 }

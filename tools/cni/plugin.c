@@ -100,12 +100,19 @@ out:
 	return ret;
 }
 
-int cni_plugin(const char *text, FILE *out)
+int cni_plugin(const char *text, size_t len, FILE *out)
 {
 	struct cni_error e = { 0 };
 	struct cni_env env;
 	const char *version = answer_version(text);
 
+	/* The config goes on as a C string: a NUL would end it early and hide
+	 * what follows from the trailing-data check. */
+	if (strlen(text) != len) {
+		cni_error_set(&e, CNI_ERR_DECODE, "cannot decode the network config on stdin",
+			      "a NUL byte at byte %zu", strlen(text));
+		return cni_print_error(out, &e, version);
+	}
 	if (cni_env_read(&env, &e))
 		return cni_print_error(out, &e, version);
 	if (env.command == CNI_CMD_VERSION)
