@@ -180,7 +180,7 @@ $(BUILD)/libcni-client: tests/tools/libcni_client/main.go | $(BUILD)
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c $< -o $@
-$(FUZZ_BUILD)/fuzz_config: $(patsubst %.c,$(FUZZ_BUILD)/%.o,tests/fuzz/fuzz_config.c $(FUZZ_CONFIG_SRCS))
+$(FUZZ_BUILD)/fuzz_config: $(patsubst %.c,$(FUZZ_BUILD)/%.o,tests/fuzz/fuzz_config.c tests/lib/ref_lpm.c $(FUZZ_CONFIG_SRCS))
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lyaml -lcrypto
 $(FUZZ_BUILD)/fuzz_cni: $(patsubst %.c,$(FUZZ_BUILD)/%.o,tests/fuzz/fuzz_cni.c $(FUZZ_CNI_SRCS))
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lnl-route-3 -lnl-3 -lyaml -ljson-c -lcrypto

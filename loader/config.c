@@ -1314,7 +1314,7 @@ static int compare_prefix_refs(const void *a, const void *b)
 
 static struct prefix_ref prefix_ref_of(struct rg_cidr c, uint8_t list, size_t index)
 {
-	return (struct prefix_ref){ c.addr, c.addr | ~prefix_mask(c.len), c.len, list, index };
+	return (struct prefix_ref){ c.addr, c.addr | ~rg_prefix_mask(c.len), c.len, list, index };
 }
 
 /* report(p, at, other): entry `at` overlaps entry `other` of the same list

@@ -8,8 +8,9 @@
  *    RG_CONFIG_MAX_ERRORS + 1, each naming the file;
  *  - a config that validates also plans and compiles (validation refused
  *    nothing the datapath cannot hold);
- *  - the compiled table answers like a plain longest-prefix match over the
- *    plan's routes, at every route's edges and just outside them.
+ *  - the compiled table answers like the tests' reference longest-prefix
+ *    match (tests/lib/ref_lpm.c) over the plan's routes, at every route's
+ *    edges and just outside them.
  *
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
@@ -20,7 +21,8 @@
 
 #include "loader/config.h"
 #include "maps/fib.h"
-#include "maps/plan.h"
+#include "loader/plan.h"
+#include "tests/lib/ref_lpm.h"
 
 #define FILE_NAME "fuzz.yaml"
 /* Probes per input: the reference is linear, so a 65k-route table gets
@@ -30,29 +32,10 @@
 #define require(cond) do { if (!(cond)) { \
 	fprintf(stderr, "fuzz_config: %s:%d: %s\n", __FILE__, __LINE__, #cond); abort(); } } while (0)
 
-static uint32_t mask_of(uint8_t len)
-{
-	return len ? ~0u << (32 - len) : 0;
-}
-
-/* The reference: the longest prefix containing dst, by looking at all. */
-static uint32_t ref_lookup(const struct rg_route *r, size_t n, uint32_t dst)
-{
-	uint32_t entry = RG_ROUTE_NONE;
-	int best = -1;
-
-	for (size_t i = 0; i < n; i++)
-		if ((dst & mask_of(r[i].len)) == r[i].addr && (int)r[i].len > best) {
-			best = r[i].len;
-			entry = r[i].entry;
-		}
-	return entry;
-}
-
 static void probe(const struct rg_fib_image *img, const struct rg_route *r, size_t n,
 		  uint32_t dst)
 {
-	uint32_t got = rg_fib_image_lookup(img, dst), want = ref_lookup(r, n, dst);
+	uint32_t got = rg_fib_image_lookup(img, dst), want = rg_ref_lpm_lookup(r, n, dst);
 
 	if (got != want) {
 		fprintf(stderr, "fuzz_config: %u.%u.%u.%u: table 0x%08x, reference 0x%08x\n",
@@ -88,7 +71,7 @@ static void check_table(const struct rg_config *cfg)
 	step = plan.n_routes / MAX_PROBED_ROUTES + 1;
 	for (size_t i = 0; i < plan.n_routes; i += step) {
 		const struct rg_route *r = &plan.routes[i];
-		uint32_t last = r->addr | ~mask_of(r->len);
+		uint32_t last = r->addr | ~rg_ref_mask(r->len);
 
 		probe(&img, plan.routes, plan.n_routes, r->addr);
 		probe(&img, plan.routes, plan.n_routes, last);
