@@ -2,7 +2,8 @@
 # The fuzzers (tests/fuzz/*.c, docs/testing.md), each for FUZZ_SECONDS
 # (default 3: `make test` runs them so they never rot; `make fuzz
 # FUZZ_SECONDS=600` for a real run), from a copy of its seed corpus
-# (tests/fuzz/corpus/NAME/), so the committed seeds never change.  One TAP
+# (tests/fuzz/corpus/NAME/), so the committed seeds never change, with its
+# dictionary (tests/fuzz/NAME.dict).  One TAP
 # line per fuzzer with what it did; a crash, a leak, a sanitizer report or a
 # failed check is "not ok" with the input kept in build-fuzz/artifacts/.
 set -uo pipefail
@@ -23,10 +24,12 @@ for n in "${names[@]}"; do
 	work="$out/corpus-$n"
 	log="$out/fuzz_$n.log"
 	rm -rf "$work" && mkdir -p "$work"
+	dict=()
+	[ -f "tests/fuzz/$n.dict" ] && dict=(-dict="tests/fuzz/$n.dict")
 	# stdin from /dev/null: nothing a harness reads may wait on a terminal;
 	# timeout is a hang guard only (libFuzzer stops itself at -max_total_time).
 	timeout --kill-after=10 $((seconds + 60)) "$out/fuzz_$n" -max_total_time="$seconds" \
-		-timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+		-timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 "${dict[@]}" \
 		-artifact_prefix="$out/artifacts/fuzz_$n-" "$work" "tests/fuzz/corpus/$n" \
 		</dev/null >"$log" 2>&1
 	status=$?
