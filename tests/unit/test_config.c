@@ -185,6 +185,12 @@ static const struct bad_case bad_cases[] = {
 	{ "rails overlap",
 	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.0.0.0/23\n      gateway: 10.0.1.1\n      representors: [pf1vf*]\n",
 	  { "t.yaml:16:15: rail rail1 subnet 10.0.0.0/23 overlaps rail rail0 subnet 10.0.0.0/24" } },
+	/* found by fuzz_config: valid by validation, then the plan's two routes
+	 * for one prefix (the supernet's black hole and the rail) failed the
+	 * FIB compile with "route 10.0.0.0/16: duplicate prefix" */
+	{ "rail subnet is the whole supernet",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/16\n      gateway: 10.0.0.1\n      representors: [pf0vf*]\n",
+	  { "t.yaml:12:15: rail rail0 subnet 10.0.0.0/16 is the whole supernet 10.0.0.0/16; a rail must be smaller than its supernet" } },
 	{ "supernets overlap", HEADER "  supernets: [10.0.0.0/16, 10.0.128.0/17]\n" COMPUTENET RAILS RAIL0,
 	  { "t.yaml:6:28: supernet 10.0.128.0/17 overlaps supernet 10.0.0.0/16 (line 6)" } },
 	{ "frontend overlaps a supernet",
