@@ -1565,9 +1565,17 @@ static void check_rail_in_supernet(struct parser *p, size_t i)
 	char list[256] = "";
 	size_t j, used = 0;
 
-	for (j = 0; j < c->n_supernets; j++)
-		if (rg_cidr_covers(c->supernets[j], rail->subnet))
-			return;
+	for (j = 0; j < c->n_supernets; j++) {
+		if (!rg_cidr_covers(c->supernets[j], rail->subnet))
+			continue;
+		/* The supernet's own prefix is the black hole for what lies in
+		 * no rail: one prefix cannot be both (maps/fib.c refuses). */
+		if (rail->subnet.len == c->supernets[j].len)
+			error_node(p, p->rails[i].subnet, "rail %s subnet %s is the whole supernet %s; a rail must be smaller than its supernet",
+				   rail_label(c, i).s, cidr_text(rail->subnet).s,
+				   cidr_text(c->supernets[j]).s);
+		return;
+	}
 	if (!p->supernets_complete || !c->n_supernets)
 		return;         /* already reported: nothing to compare with */
 	for (j = 0; j < c->n_supernets && used < sizeof(list); j++)
