@@ -92,8 +92,8 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 FUZZ_BUILD  := build-fuzz
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := -O1 -g $(FUZZ_SAN) -Wall -Wno-unused-parameter -std=gnu11 -I. -D_GNU_SOURCE $(NL_CFLAGS)
-FUZZ_CONFIG_SRCS := loader/config.c loader/cidr.c loader/digest.c loader/plan.c maps/fib.c \
-		    maps/errbuf.c maps/ipfmt.c
+FUZZ_CONFIG_SRCS := loader/config.c loader/cidr.c loader/digest.c loader/files.c loader/plan.c \
+		    maps/fib.c maps/errbuf.c maps/ipfmt.c
 FUZZ_CNI_SRCS := $(filter-out tools/cni/main.c,$(CNI_SRCS)) $(wildcard tools/pod_routes/*.c) \
 		 $(FUZZ_CONFIG_SRCS) loader/netfmt.c
 FUZZERS := $(FUZZ_BUILD)/fuzz_config $(FUZZ_BUILD)/fuzz_cni
@@ -156,9 +156,10 @@ $(BUILD)/railgate: $(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)) $(DOCTOR_OBJS) 
 # linker warns that getaddrinfo, getproto* and dlopen in libnl and libcrypto
 # would need glibc's shared parts at run time: railgate-cni calls none of them.
 # The Makefile is a prerequisite: a tree built before the link went static
-# relinks.
+# relinks.  The sanitizers' runtimes link only dynamically (make test-asan).
+CNI_STATIC := $(if $(SANITIZE),,-static)
 $(BUILD)/railgate-cni: $(patsubst %.c,$(BUILD)/%.o,$(CNI_SRCS)) $(POD_OBJS) $(LIB) Makefile
-	$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $(filter-out Makefile,$^) $(CNI_LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(CNI_STATIC) -o $@ $(filter-out Makefile,$^) $(CNI_LDLIBS)
 $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_LDLIBS)
 
