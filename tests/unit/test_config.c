@@ -983,6 +983,27 @@ static void test_list_caps(void **state)
 	free(t.s);
 }
 
+/* A node's rail overrides (spec.nodes[].rails) name rails of spec.rails,
+ * each once: more than RG_MAX_RAILS is one error, and none is compared
+ * (each override is checked against every earlier one). */
+static void test_node_rail_overrides_capped(void **state)
+{
+	struct text t = { 0 };
+	struct rg_diags d = { 0 };
+	char want[128];
+	size_t i;
+
+	text_add(&t, "%s", GOOD "  nodes:\n    - name: gpu-1\n      rails:\n");
+	for (i = 0; i <= RG_MAX_RAILS; i++)
+		text_add(&t, "        - {name: rail0, representors: [v%zu]}\n", i);
+	parse_fails(&t, &d);
+	snprintf(want, sizeof(want), "t.yaml:22:9: too many rails on a node (%d, at most %d)",
+		 RG_MAX_RAILS + 1, RG_MAX_RAILS);
+	assert_diags(&d, (const char *[]){ want, NULL });
+	rg_diags_free(&d);
+	free(t.s);
+}
+
 /* Many independent mistakes: the first RG_CONFIG_MAX_ERRORS in source
  * order, then how many more there were. */
 static void test_error_count_capped(void **state)
@@ -1278,6 +1299,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_twenty_thousand_rails),
 	cmocka_unit_test(test_deep_nesting),
 	cmocka_unit_test(test_list_caps),
+	cmocka_unit_test(test_node_rail_overrides_capped),
 	cmocka_unit_test(test_error_count_capped),
 	cmocka_unit_test(test_file_size_cap),
 	cmocka_unit_test(test_unreadable_file),
