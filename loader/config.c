@@ -1106,7 +1106,9 @@ static void parse_node_rails(struct parser *p, const yaml_node_t *list,
 {
 	size_t i, n;
 
-	if (!expect_list(p, list, "rails", false))
+	/* each override is checked against every earlier one: bounded */
+	if (!expect_list(p, list, "rails", false) ||
+	    !list_within_cap(p, list, "rails on a node", RG_MAX_RAILS))
 		return;
 	n = list_length(list);
 	node->rails = parser_calloc(p, n, sizeof(*node->rails));
