@@ -319,6 +319,7 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 	char uplink[IF_NAMESIZE];
 	struct rg_rail *rails = calloc(RG_MAX_RAILS, sizeof(*rails));
 	struct rg_counter *counters = calloc(RG_STAT_SLOTS, sizeof(*counters));
+	struct rg_counter side[RG_SIDE_MAX];
 	struct rg_metrics_link *mlinks = NULL;
 	struct rg_attached *links = NULL;
 	struct rg_datapath dp;
@@ -340,12 +341,14 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 
 	if (!rg_datapath_open_readonly(&dp, d->o->pin_dir, err, sizeof(err)) &&
 	    !rg_map_set_read_stats(&dp.maps, counters, err, sizeof(err)) &&
+	    !rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err)) &&
 	    !rg_datapath_active_rails(&dp, rails) &&
 	    !rg_datapath_links(&dp, &links, &n_links) &&
 	    (mlinks = calloc(n_links + 1, sizeof(*mlinks)))) {
 		fill_links(&dp, rails, mlinks, links, n_links);
 		s.datapath_up = true;
 		s.counters = counters;
+		s.side = side;
 		s.rails = rails;
 		s.links = mlinks;
 		s.n_links = n_links;

@@ -205,18 +205,23 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 	return ret;
 }
 
-/*
- * The ICMP answers' source: computenet.icmpSource, else the address the
- * node itself would send to the gateway from (the uplink's).  Without
- * one, the datapath answers nothing, and says why.
- */
+int rg_resolve_icmp_source(struct rg_nl *nl, const struct rg_config *cfg, uint32_t *src)
+{
+	*src = cfg->computenet.icmp_source;
+	if (*src)
+		return 0;
+	return rg_nl_route_get_src(nl, cfg->computenet.gateway, src);
+}
+
+/* The ICMP answers of the plan; without a source the datapath answers
+ * nothing, and says why. */
 static void set_icmp(struct rg_nl *nl, const struct rg_config *cfg,
 		     const struct rg_link_info *up, struct rg_plan *plan, const struct rg_log *log)
 {
-	uint32_t src = cfg->computenet.icmp_source;
 	int ncpus = libbpf_num_possible_cpus();
+	uint32_t src;
 
-	if (!src && rg_nl_route_get_src(nl, cfg->computenet.gateway, &src)) {
+	if (rg_resolve_icmp_source(nl, cfg, &src)) {
 		rg_log_warn(log, "uplink %s has no IPv4 address toward the gateway: no ICMP "
 			    "errors (set computenet.icmpSource)", up->name);
 		src = 0;

@@ -287,7 +287,18 @@ static const char *slot_name(const struct rg_rail *rails, int slot, char *buf)
 	return buf;
 }
 
-static struct json_object *stats_json(const struct rg_rail *rails, const struct rg_counter *c)
+/* The side counters (enum rg_side) of the node, by name. */
+static struct json_object *side_json(const struct rg_counter *side)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < RG_SIDE_MAX; i++)
+		json_object_object_add(o, rg_side_name(i), counter_json(&side[i]));
+	return o;
+}
+
+static struct json_object *stats_json(const struct rg_rail *rails, const struct rg_counter *c,
+				      const struct rg_counter *side)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *tot = json_object_new_object();
@@ -316,7 +327,18 @@ static struct json_object *stats_json(const struct rg_rail *rails, const struct 
 		json_object_object_add(tot, rg_stat_name(s), counter_json(&sum[s]));
 	json_object_object_add(o, "rails", arr);
 	json_object_object_add(o, "total", tot);
+	json_object_object_add(o, "side", side_json(side));
 	return o;
+}
+
+/* The side counters that moved, as rows of rail "node". */
+static void side_table(const struct rg_counter *side)
+{
+	for (int i = 0; i < RG_SIDE_MAX; i++)
+		if (side[i].packets)
+			printf("%-12s %-18s %14llu %16llu\n", "node", rg_side_name(i),
+			       (unsigned long long)side[i].packets,
+			       (unsigned long long)side[i].bytes);
 }
 
 static void stats_table(const struct rg_rail *rails, const struct rg_counter *c,
@@ -410,10 +432,18 @@ int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
 		goto out;
 	}
 	if (!o.watch) {
-		if (o.json)
-			print_json(stats_json(rails, c));
-		else
+		struct rg_counter side[RG_SIDE_MAX];
+
+		if (rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err))) {
+			fprintf(stderr, "railgate stats: %s\n", err);
+			goto out;
+		}
+		if (o.json) {
+			print_json(stats_json(rails, c, side));
+		} else {
 			stats_table(rails, c, NULL, 0);
+			side_table(side);
+		}
 		ret = RG_EXIT_OK;
 		goto out;
 	}
@@ -432,7 +462,12 @@ int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
 			goto out;
 		}
 		if (o.json) {
-			struct json_object *js = stats_json(rails, c);
+			struct rg_counter side[RG_SIDE_MAX] = { 0 };
+			struct json_object *js;
+
+			/* the side counters as totals: they are no frame rates */
+			rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err));
+			js = stats_json(rails, c, side);
 
 			json_object_object_add(js, "interval_seconds", json_object_new_double(o.watch));
 			printf("%s\n", json_object_to_json_string_ext(js, JSON_C_TO_STRING_PLAIN));
