@@ -403,7 +403,7 @@ pods_send_wire_frames() {
 
 # vf_takes_xdp_tx NS DEV: the XDP_PASS program on a pod's VF (see above).
 vf_takes_xdp_tx() {
-	ip -n "$1" link set dev "$2" xdpdrv obj "$VF_XDP_OBJ" sec xdp.frags ||
+	ip -force -n "$1" link set dev "$2" xdpdrv obj "$VF_XDP_OBJ" sec xdp.frags ||
 		die "attaching $VF_XDP_OBJ to $2 in $1 failed"
 }
 
