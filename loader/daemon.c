@@ -70,6 +70,7 @@ struct daemon {
 	uint64_t retry_ms;           /* when to retry a failed apply; 0: none */
 	/* what the running datapath holds, read back after each apply */
 	int uplink_ifindex;
+	unsigned uplink_mtu;         /* as the running generation has it */
 	uint32_t gateway_ip;
 	uint8_t gateway_mac[6];
 	int attached[MAX_ATTACHED];
@@ -157,6 +158,7 @@ static void refresh_running(struct daemon *d)
 	}
 	if (!rg_datapath_active_egress(&dp, &eg) && (eg.flags & RG_EGRESS_F_VALID)) {
 		d->uplink_ifindex = (int)eg.uplink_ifindex;
+		d->uplink_mtu = eg.uplink_mtu;
 		d->gateway_ip = eg.gateway_ip;
 		memcpy(d->gateway_mac, eg.gateway_mac, 6);
 	}
@@ -605,6 +607,16 @@ static void on_uplink_event(struct daemon *d, const struct rg_nl_event *ev)
 {
 	int up = ev->type == RG_NL_LINK_NEW && ev->oper_up;
 	int was;
+
+	/* The datapath's too_big check and its Fragmentation Needed carry the
+	 * uplink's MTU: a new one is applied like any change of the node. */
+	if (ev->type == RG_NL_LINK_NEW && ev->mtu && d->uplink_mtu && ev->mtu != d->uplink_mtu &&
+	    !(d->pending & PENDING_RECONCILE)) {
+		rg_log_event(dlog(d), RG_LOG_INFO, "uplink", "uplink %s MTU %u -> %u: applying",
+			     ev->name, d->uplink_mtu, ev->mtu);
+		d->uplink_mtu = ev->mtu;
+		schedule(d, PENDING_RECONCILE);
+	}
 
 	pthread_mutex_lock(&d->sh.lock);
 	was = d->sh.uplink_up;

@@ -668,6 +668,8 @@ static bool parse_link_event(const struct nlmsghdr *nlh, struct rg_nl_event *ev)
 	ev->up = ifi->ifi_flags & IFF_UP;
 	ev->oper_up = tb[IFLA_OPERSTATE] &&
 		      operstate_is_up(nla_get_u8(tb[IFLA_OPERSTATE]), ifi->ifi_flags);
+	if (tb[IFLA_MTU])
+		ev->mtu = nla_get_u32(tb[IFLA_MTU]);
 	return true;
 }
 

@@ -121,6 +121,7 @@ struct rg_nl_event {
 	int      ifindex;
 	char     name[IF_NAMESIZE];   /* link events */
 	bool     up, oper_up;         /* RG_NL_LINK_NEW, as in rg_link_info */
+	unsigned mtu;                 /* RG_NL_LINK_NEW; 0 when not reported */
 	uint32_t ip;                  /* RG_NL_NEIGH_CHANGE, host order */
 	uint8_t  mac[RG_MAC_LEN];     /* link address, or neighbour's when it has one */
 	bool     usable;              /* RG_NL_NEIGH_CHANGE: rg_nl_neigh_lookup would succeed */

@@ -140,6 +140,8 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 	json_object_object_add(x, "name", json_object_new_string(rg_ifname_str((int)eg->uplink_ifindex, buf)));
 	json_object_object_add(x, "ifindex", json_object_new_int((int)eg->uplink_ifindex));
 	json_object_object_add(x, "mac", json_object_new_string(rg_mac_str(eg->uplink_mac, buf)));
+	/* the MTU the datapath's too_big check and Fragmentation Needed use */
+	json_object_object_add(x, "mtu", json_object_new_int64((int64_t)eg->uplink_mtu));
 	json_object_object_add(o, "uplink", x);
 	x = json_object_new_object();
 	json_object_object_add(x, "ip", json_object_new_string(rg_ip_str(eg->gateway_ip, buf)));
@@ -230,8 +232,10 @@ int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
 		       json_object_get_string(json_object_object_get(js, "config_digest")),
 		       json_object_get_int(json_object_object_get(js, "active_tables")));
 		x = json_object_object_get(js, "uplink");
-		printf("uplink %s (%s), ", json_object_get_string(json_object_object_get(x, "name")),
-		       json_object_get_string(json_object_object_get(x, "mac")));
+		printf("uplink %s (%s, mtu %s), ",
+		       json_object_get_string(json_object_object_get(x, "name")),
+		       json_object_get_string(json_object_object_get(x, "mac")),
+		       json_object_get_string(json_object_object_get(x, "mtu")));
 		x = json_object_object_get(js, "gateway");
 		printf("gateway %s at %s, anti-spoof %s\n",
 		       json_object_get_string(json_object_object_get(x, "ip")),

@@ -9,7 +9,7 @@
 #   testbed.sh down                   remove it (idempotent)
 #   testbed.sh exec NAME CMD...       run CMD in n<n>, n<n>-p<r>, sw, fab or fe
 #   testbed.sh config NODE            print the railgate RailConfig for node n<n>
-#   testbed.sh routes none|supernet   remove/add the pods' supernet+frontend routes
+#   testbed.sh routes none|supernet   remove/add the pods' supernet, frontend, ICMP-source routes
 #   testbed.sh pod add|check|del NODE all|two [RAIL...]
 #                                     a multi-VF pod through the real CNI chain
 #   testbed.sh break SCENARIO [TARGET] put the cluster into a failure scenario
