@@ -81,10 +81,12 @@ static __always_inline int rg_icmp_bad_source(__u32 src, const struct rg_represe
  * stat: sets d->icmp_type/code/quote.  Reads only.  Never for an ICMP
  * error, a non-first fragment, a bad source, a packet with less than 8
  * bytes of data (nothing to quote as RFC 792 says), or a quote that is
- * not in the linear part.
+ * not in the linear part.  A BPF subprogram (noinline), called only for
+ * those two drops: the forwarding path's code stays as it was (measured
+ * with test_prog_cost, docs/performance.md).
  */
-static __always_inline void rg_icmp_decide(const struct rg_frame *f, const struct iphdr *iph,
-					   const struct rg_icmp_conf *icmp, struct rg_decision *d)
+static __noinline void rg_icmp_decide(const struct rg_frame *f, const struct iphdr *iph,
+				      const struct rg_icmp_conf *icmp, struct rg_decision *d)
 {
 	__u32 hlen = iph->ihl * 4;
 	const __u8 *l4 = (const __u8 *)iph + hlen;

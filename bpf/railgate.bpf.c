@@ -159,9 +159,10 @@ failed:
  * Ethernet header and the quote, make room for the answer's IPv4 and ICMP
  * headers before the quote, write them, and send it back out of the
  * representor to the VF (XDP_TX).  Over the rate limit, or when the frame
- * cannot be resized, it is only dropped (as its verdict says).
+ * cannot be resized, it is only dropped (as its verdict says).  noinline:
+ * its two unrolled checksums stay out of the forwarding path's code.
  */
-static __always_inline int rg_xdp_icmp_answer(struct xdp_md *ctx, const struct rg_frame *f,
+static __noinline int rg_xdp_icmp_answer(struct xdp_md *ctx, const struct rg_frame *f,
 					      struct rg_decision *d)
 {
 	const struct iphdr *iph = rg_frame_iph(f);
@@ -276,9 +277,9 @@ failed:
  * the representor, which transmits to the VF.  A cut the kernel refuses
  * (a CHECKSUM_PARTIAL skb may not be cut before its checksum field) leaves
  * the tail: the answer's IPv4 length says where it ends, and the receiver
- * trims the rest as padding.
+ * trims the rest as padding.  noinline, as rg_xdp_icmp_answer.
  */
-static __always_inline int rg_tc_icmp_answer(struct __sk_buff *skb, const struct rg_frame *f,
+static __noinline int rg_tc_icmp_answer(struct __sk_buff *skb, const struct rg_frame *f,
 					     struct rg_decision *d)
 {
 	const struct iphdr *iph = rg_frame_iph(f);
