@@ -36,7 +36,7 @@ CNI_LDLIBS      := -lnl-route-3 -lnl-3 -lyaml -ljson-c -lcrypto
 BENCH_LDLIBS    := -lbpf -ljson-c
 
 # BPF programs: every bpf/*.bpf.c and tools/bench/*.bpf.c gets an object and a skeleton;
-# tools/testbed/*.bpf.c (the testbed switch's, loaded by bpftool and tc) an object.
+# tools/testbed/*.bpf.c (the testbed switch's and the pods' VFs', loaded by bpftool, tc and ip) an object.
 BPF_SRCS  := $(wildcard bpf/*.bpf.c) $(wildcard tools/bench/*.bpf.c)
 TESTBED_BPF_OBJS := $(patsubst tools/testbed/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tools/testbed/*.bpf.c))
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))

@@ -7,6 +7,7 @@
 #define RAILGATE_BPF_CLASSIFY_H
 
 #include <linux/bpf.h>
+#include <linux/in.h>
 #include <linux/ip.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
@@ -116,8 +117,43 @@ static __always_inline __u32 rg_fib_lookup(__u32 gen, const struct rg_zone_set *
 	return RG_ROUTE(RG_ROUTE_NONE, 0);
 }
 
-/* A frame to be redirected: can it leave, and may it live one more hop? */
-static __always_inline __u32 rg_forward_check(const struct iphdr *iph,
+/*
+ * The transport header of a GSO skb's segments, as the kernel's
+ * skb_gso_transport_seglen counts it: TCP's data offset, UDP's 8 bytes.
+ */
+static __always_inline __u32 rg_gso_l4_hlen(const struct rg_frame *f, const struct iphdr *iph)
+{
+	const __u8 *l4 = (const __u8 *)iph + iph->ihl * 4;
+
+	if (iph->protocol == IPPROTO_UDP)
+		return 8;
+	if (iph->protocol != IPPROTO_TCP)
+		return 0;
+	if ((const void *)(l4 + 13) > f->data_end)
+		return 20;             /* not in the linear part: the smallest header */
+	return (l4[12] >> 4) * 4;
+}
+
+/*
+ * Would the frame's IPv4 packet exceed the uplink's MTU?  A GSO skb (TC)
+ * leaves as segments: compare one segment's network length (IPv4 header,
+ * transport header, gso_size bytes), not the skb's, as ip_exceeds_mtu does.
+ */
+static __always_inline int rg_exceeds_mtu(const struct rg_frame *f, const struct iphdr *iph,
+					  __u32 mtu)
+{
+	if (!mtu || f->len - ETH_HLEN <= mtu)
+		return 0;
+	if (!f->gso_size)
+		return 1;
+	return iph->ihl * 4 + rg_gso_l4_hlen(f, iph) + f->gso_size > mtu;
+}
+
+/*
+ * A frame to be redirected: can it leave, may it live one more hop, does it
+ * fit the uplink?  The order is the kernel's ip_forward: TTL, then MTU.
+ */
+static __always_inline __u32 rg_forward_check(const struct rg_frame *f, const struct iphdr *iph,
 					      const struct rg_egress *egress)
 {
 	if (!(egress->flags & RG_EGRESS_F_VALID))
@@ -125,6 +161,9 @@ static __always_inline __u32 rg_forward_check(const struct iphdr *iph,
 	/* The loop guard: a frame whose TTL would reach 0 goes no further. */
 	if (iph->ttl <= 1)
 		return RG_DROP_TTL_EXCEEDED;
+	/* railgate does not fragment: too big is dropped (and, with DF, answered). */
+	if (rg_exceeds_mtu(f, iph, egress->uplink_mtu))
+		return RG_DROP_TOO_BIG;
 	return RG_CONTINUE;
 }
 

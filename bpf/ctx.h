@@ -21,6 +21,7 @@ struct rg_frame {
 	__u32  len;                  /* whole frame: XDP frags / paged skb data too */
 	__u32  ifindex;              /* ingress interface */
 	__u32  vlan_present;         /* TC: the stack moved a tag into skb metadata */
+	__u32  gso_size;             /* TC: payload per segment of a GSO skb; 0 otherwise */
 };
 
 /* What the core decided; the hook adapter acts on it and counts it. */
@@ -28,7 +29,11 @@ struct rg_decision {
 	__u32 stat;                          /* enum rg_stat */
 	__u32 rail_slot;                     /* ingress rail id or RG_RAIL_UNKNOWN */
 	const struct rg_representor *src_rep; /* set for known ingress */
-	const struct rg_egress *egress;      /* set for CROSS_RAIL / FRONTEND */
+	const struct rg_egress *egress;      /* set for CROSS_RAIL / FRONTEND and answers */
+	const struct rg_icmp_conf *icmp;     /* set when icmp_type is */
+	__u8  icmp_type;                     /* the ICMP error to answer with; 0: none */
+	__u8  icmp_code;
+	__u16 icmp_quote;                    /* bytes of the frame's IPv4 packet it quotes */
 };
 
 /* A step of the pipeline (docs/design.md) returns a stat, or this to go on to the next step. */

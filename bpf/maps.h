@@ -98,4 +98,20 @@ struct {
 	__type(value, struct rg_counter);
 } rg_stats SEC(".maps");
 
+/* [enum rg_side]: counters beside the verdict (ICMP answers), per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, RG_SIDE_MAX);
+	__type(key, __u32);
+	__type(value, struct rg_counter);
+} rg_side_stats SEC(".maps");
+
+/* [0]: this CPU's ICMP token bucket (rg_icmp_conf has its rate). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rg_icmp_bucket);
+} rg_icmp_buckets SEC(".maps");
+
 #endif /* RAILGATE_BPF_MAPS_H */

@@ -29,13 +29,15 @@
 #include "parse.h"
 #include "classify.h"
 #include "rewrite.h"
+#include "icmp.h"
 #include "count.h"
 
 /*
  * The decision core: steps 1-6 of the pipeline (docs/design.md), reads
  * only.  On return d->stat is the verdict or drop reason; for CROSS_RAIL
  * and FRONTEND the frame passed every check and d->src_rep and d->egress
- * are set.  The route entry's verdict is rg_route_verdict (maps/rg_abi.h),
+ * are set.  A frame dropped ttl_exceeded or too_big may be due an ICMP
+ * answer: then d->icmp_type is set (rg_icmp_decide), and d->egress too.  The route entry's verdict is rg_route_verdict (maps/rg_abi.h),
  * the function `railgate lookup` answers with too.
  */
 static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decision *d)
@@ -74,10 +76,12 @@ static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decisi
 		d->stat = verdict;
 		return;
 	}
-	d->stat = rg_forward_check(iph, &g->egress);
-	if (d->stat != RG_CONTINUE)
-		return;
 	d->egress = &g->egress;
+	d->stat = rg_forward_check(f, iph, &g->egress);
+	if (d->stat != RG_CONTINUE) {
+		rg_icmp_decide(f, iph, &g->icmp, d);
+		return;
+	}
 	d->stat = verdict;
 }
 
@@ -150,6 +154,38 @@ failed:
 	return XDP_DROP;
 }
 
+/*
+ * The ICMP answer of a dropped frame, from the same frame: cut it to the
+ * Ethernet header and the quote, make room for the answer's IPv4 and ICMP
+ * headers before the quote, write them, and send it back out of the
+ * representor to the VF (XDP_TX).  Over the rate limit, or when the frame
+ * cannot be resized, it is only dropped (as its verdict says).  noinline:
+ * its two unrolled checksums stay out of the forwarding path's code.
+ */
+static __noinline int rg_xdp_icmp_answer(struct xdp_md *ctx, const struct rg_frame *f,
+					      struct rg_decision *d)
+{
+	const struct iphdr *iph = rg_frame_iph(f);
+	__u32 len = ETH_HLEN + RG_ICMP_HDRS + d->icmp_quote;
+	__be32 saddr = iph->saddr;
+	__u8 macs[2 * ETH_ALEN];
+
+	if (!rg_icmp_allow(d->icmp)) {
+		rg_count_side(RG_SIDE_ICMP_RATELIMITED, f->len);
+		return XDP_DROP;
+	}
+	__builtin_memcpy(macs, f->data, sizeof(macs));
+	if (bpf_xdp_adjust_tail(ctx, (int)(ETH_HLEN + d->icmp_quote) - (int)f->len))
+		return XDP_DROP;
+	if (bpf_xdp_adjust_head(ctx, -(int)RG_ICMP_HDRS))
+		return XDP_DROP;
+	if (rg_icmp_write((void *)(long)ctx->data, (void *)(long)ctx->data_end, macs, saddr, d,
+			  d->egress->uplink_mtu))
+		return XDP_DROP;
+	rg_count_side(RG_SIDE_ICMP_SENT, len);
+	return XDP_TX;
+}
+
 SEC("xdp.frags")
 int railgate_xdp(struct xdp_md *ctx)
 {
@@ -160,6 +196,8 @@ int railgate_xdp(struct xdp_md *ctx)
 	rg_decide(&f, &d);
 	if (rg_stat_is_forward(d.stat))
 		action = rg_xdp_forward(ctx, &f, &d);
+	else if (d.icmp_type)
+		action = rg_xdp_icmp_answer(ctx, &f, &d);
 	else
 		action = rg_stat_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
 	rg_count(d.rail_slot, d.stat, f.len);
@@ -195,6 +233,7 @@ static __always_inline struct rg_frame rg_skb_frame(struct __sk_buff *skb)
 		.ifindex = skb->ingress_ifindex,
 		/* Before tc ingress the stack untags into metadata. */
 		.vlan_present = skb->vlan_present,
+		.gso_size = skb->gso_size,
 	};
 }
 
@@ -231,6 +270,38 @@ failed:
 	return TC_ACT_SHOT;
 }
 
+/*
+ * The ICMP answer at TC, as rg_xdp_icmp_answer: cut the skb to the
+ * Ethernet header and the quote (which also ends GSO), insert room for the
+ * answer's headers after the MAC header, write them, and redirect out of
+ * the representor, which transmits to the VF.  A cut the kernel refuses
+ * (a CHECKSUM_PARTIAL skb may not be cut before its checksum field) leaves
+ * the tail: the answer's IPv4 length says where it ends, and the receiver
+ * trims the rest as padding.  noinline, as rg_xdp_icmp_answer.
+ */
+static __noinline int rg_tc_icmp_answer(struct __sk_buff *skb, const struct rg_frame *f,
+					     struct rg_decision *d)
+{
+	const struct iphdr *iph = rg_frame_iph(f);
+	__be32 saddr = iph->saddr;
+	__u8 macs[2 * ETH_ALEN];
+	__u32 ifindex = f->ifindex;
+
+	if (!rg_icmp_allow(d->icmp)) {
+		rg_count_side(RG_SIDE_ICMP_RATELIMITED, f->len);
+		return TC_ACT_SHOT;
+	}
+	__builtin_memcpy(macs, f->data, sizeof(macs));
+	bpf_skb_change_tail(skb, ETH_HLEN + d->icmp_quote, 0);
+	if (bpf_skb_adjust_room(skb, RG_ICMP_HDRS, BPF_ADJ_ROOM_MAC, 0))
+		return TC_ACT_SHOT;
+	if (rg_icmp_write((void *)(long)skb->data, (void *)(long)skb->data_end, macs, saddr, d,
+			  d->egress->uplink_mtu))
+		return TC_ACT_SHOT;
+	rg_count_side(RG_SIDE_ICMP_SENT, skb->len);
+	return bpf_redirect(ifindex, 0);
+}
+
 SEC("tc")
 int railgate_tc(struct __sk_buff *skb)
 {
@@ -243,6 +314,8 @@ int railgate_tc(struct __sk_buff *skb)
 	rg_decide(&f, &d);
 	if (rg_stat_is_forward(d.stat))
 		action = rg_tc_forward(skb, &d);
+	else if (d.icmp_type)
+		action = rg_tc_icmp_answer(skb, &f, &d);
 	else
 		action = rg_stat_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
 	rg_count(d.rail_slot, d.stat, f.len);

@@ -21,6 +21,11 @@
  *       gatewayMAC: MAC                    optional, unicast
  *       frontend: [CIDR, ...]              optional, overlapping neither a
  *                                          supernet nor each other
+ *       icmpSource: IPV4                   optional, a unicast address; default
+ *                                          the uplink's address (resolve.c)
+ *       icmpRate: 0..1000000               optional, ICMP errors per second,
+ *                                          default 1000 (0: none)
+ *       icmpBurst: 1..1000000              optional, default 50
  *     rails:                               required, 1..RG_MAX_RAILS entries
  *       - name: NAME                       required, [a-z0-9-], starts and ends
  *                                          alphanumeric, < RG_RAIL_NAME_LEN
@@ -833,13 +838,36 @@ static bool parse_uplink_node(struct parser *p, const yaml_node_t *n,
 	return true;
 }
 
-enum computenet_key { CN_UPLINK, CN_GATEWAY, CN_GATEWAY_MAC, CN_FRONTEND, CN_NKEYS };
+enum computenet_key { CN_UPLINK, CN_GATEWAY, CN_GATEWAY_MAC, CN_FRONTEND, CN_ICMP_SOURCE,
+		      CN_ICMP_RATE, CN_ICMP_BURST, CN_NKEYS };
 static const struct key_spec computenet_keys[CN_NKEYS] = {
 	[CN_UPLINK]      = { "uplink", true },
 	[CN_GATEWAY]     = { "gateway", true },
 	[CN_GATEWAY_MAC] = { "gatewayMAC", false },
 	[CN_FRONTEND]    = { "frontend", false },
+	[CN_ICMP_SOURCE] = { "icmpSource", false },
+	[CN_ICMP_RATE]   = { "icmpRate", false },
+	[CN_ICMP_BURST]  = { "icmpBurst", false },
 };
+
+/*
+ * icmpSource: the source of the datapath's ICMP errors, which pods must
+ * accept, so a unicast address: not 0.0.0.0, loopback, multicast, class E
+ * or broadcast.
+ */
+static void parse_icmp_source_node(struct parser *p, const yaml_node_t *n, uint32_t *out)
+{
+	uint32_t a;
+
+	if (!parse_ipv4_node(p, n, "'icmpSource'", &a))
+		return;
+	if (a == 0 || (a >> 24) == 127 || (a >> 28) >= 0xe) {
+		error_node(p, n, "icmpSource must be a unicast address the node owns, got %s",
+			   describe(n).s);
+		return;
+	}
+	*out = a;
+}
 
 static void parse_computenet(struct parser *p, const yaml_node_t *map)
 {
@@ -862,6 +890,13 @@ static void parse_computenet(struct parser *p, const yaml_node_t *map)
 	    list_within_cap(p, v[CN_FRONTEND], "frontend prefixes", RG_CONFIG_MAX_FRONTEND))
 		parse_cidr_list(p, v[CN_FRONTEND], "frontend", &cn->frontend,
 				&cn->n_frontend, &p->frontend_nodes);
+	if (v[CN_ICMP_SOURCE])
+		parse_icmp_source_node(p, v[CN_ICMP_SOURCE], &cn->icmp_source);
+	if (v[CN_ICMP_RATE])
+		parse_int_node(p, v[CN_ICMP_RATE], "icmpRate", 0, RG_ICMP_RATE_MAX, &cn->icmp_rate);
+	if (v[CN_ICMP_BURST])
+		parse_int_node(p, v[CN_ICMP_BURST], "icmpBurst", 1, RG_ICMP_BURST_MAX,
+			       &cn->icmp_burst);
 }
 
 /* The cap counts all rails together: reported once, at the list that
@@ -2064,7 +2099,9 @@ static void free_sources(struct parser *p)
 int rg_config_parse(const char *name, const char *yaml, size_t len,
 		    struct rg_config *cfg, struct rg_diags *diags)
 {
-	struct rg_config c = { .anti_spoof = true, .mode = RG_CONFIG_MODE_AUTO };
+	/* The ICMP rate defaults are the kernel's icmp_msgs_per_sec / icmp_msgs_burst. */
+	struct rg_config c = { .anti_spoof = true, .mode = RG_CONFIG_MODE_AUTO,
+			       .computenet = { .icmp_rate = 1000, .icmp_burst = 50 } };
 	struct parser p = { .file = name ? name : "<config>", .cfg = &c,
 			    .text = yaml, .text_len = len };
 	yaml_parser_t yp;

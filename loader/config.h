@@ -84,6 +84,9 @@ struct rg_config {
 		uint8_t  gateway_mac[6];
 		struct rg_cidr *frontend;
 		size_t   n_frontend;
+		uint32_t icmp_source;         /* 0: the uplink's address */
+		int      icmp_rate;           /* ICMP errors per second for the node; 0: none */
+		int      icmp_burst;
 	} computenet;
 
 	struct rg_config_rail *rails;

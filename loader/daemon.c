@@ -70,6 +70,7 @@ struct daemon {
 	uint64_t retry_ms;           /* when to retry a failed apply; 0: none */
 	/* what the running datapath holds, read back after each apply */
 	int uplink_ifindex;
+	unsigned uplink_mtu;         /* as the running generation has it */
 	uint32_t gateway_ip;
 	uint8_t gateway_mac[6];
 	int attached[MAX_ATTACHED];
@@ -157,6 +158,7 @@ static void refresh_running(struct daemon *d)
 	}
 	if (!rg_datapath_active_egress(&dp, &eg) && (eg.flags & RG_EGRESS_F_VALID)) {
 		d->uplink_ifindex = (int)eg.uplink_ifindex;
+		d->uplink_mtu = eg.uplink_mtu;
 		d->gateway_ip = eg.gateway_ip;
 		memcpy(d->gateway_mac, eg.gateway_mac, 6);
 	}
@@ -319,6 +321,7 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 	char uplink[IF_NAMESIZE];
 	struct rg_rail *rails = calloc(RG_MAX_RAILS, sizeof(*rails));
 	struct rg_counter *counters = calloc(RG_STAT_SLOTS, sizeof(*counters));
+	struct rg_counter side[RG_SIDE_MAX];
 	struct rg_metrics_link *mlinks = NULL;
 	struct rg_attached *links = NULL;
 	struct rg_datapath dp;
@@ -340,12 +343,14 @@ static int daemon_scrape(void *ctx, char **text, size_t *len)
 
 	if (!rg_datapath_open_readonly(&dp, d->o->pin_dir, err, sizeof(err)) &&
 	    !rg_map_set_read_stats(&dp.maps, counters, err, sizeof(err)) &&
+	    !rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err)) &&
 	    !rg_datapath_active_rails(&dp, rails) &&
 	    !rg_datapath_links(&dp, &links, &n_links) &&
 	    (mlinks = calloc(n_links + 1, sizeof(*mlinks)))) {
 		fill_links(&dp, rails, mlinks, links, n_links);
 		s.datapath_up = true;
 		s.counters = counters;
+		s.side = side;
 		s.rails = rails;
 		s.links = mlinks;
 		s.n_links = n_links;
@@ -602,6 +607,16 @@ static void on_uplink_event(struct daemon *d, const struct rg_nl_event *ev)
 {
 	int up = ev->type == RG_NL_LINK_NEW && ev->oper_up;
 	int was;
+
+	/* The datapath's too_big check and its Fragmentation Needed carry the
+	 * uplink's MTU: a new one is applied like any change of the node. */
+	if (ev->type == RG_NL_LINK_NEW && ev->mtu && d->uplink_mtu && ev->mtu != d->uplink_mtu &&
+	    !(d->pending & PENDING_RECONCILE)) {
+		rg_log_event(dlog(d), RG_LOG_INFO, "uplink", "uplink %s MTU %u -> %u: applying",
+			     ev->name, d->uplink_mtu, ev->mtu);
+		d->uplink_mtu = ev->mtu;
+		schedule(d, PENDING_RECONCILE);
+	}
 
 	pthread_mutex_lock(&d->sh.lock);
 	was = d->sh.uplink_up;

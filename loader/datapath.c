@@ -730,7 +730,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 
 	/* 1. the new generation, invisible to the datapath until the flip */
 	ret = rg_map_set_write_generation(&dp->maps, next_gen, &img, plan->rails,
-					  &plan->egress, bindings, plan->n_reps, err, n);
+					  &plan->egress, &plan->icmp, bindings, plan->n_reps, err, n);
 	if (ret)
 		goto out;
 	/* 2. the uplink must accept redirects before any frame is sent there */

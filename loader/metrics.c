@@ -102,6 +102,23 @@ static void put_attached(FILE *f, const struct rg_metrics_snapshot *s)
 	}
 }
 
+/* The side counters, one family each: railgate_<name>_total for the node. */
+static void put_side(FILE *f, const struct rg_metrics_snapshot *s)
+{
+	static const char *const help[RG_SIDE_MAX] = {
+		[RG_SIDE_ICMP_SENT] = "ICMP errors (Time Exceeded, Fragmentation Needed) the datapath sent back to pods.",
+		[RG_SIDE_ICMP_RATELIMITED] = "ICMP errors due but not sent: over the node's rate limit.",
+	};
+	char name[64];
+
+	for (unsigned i = 0; i < RG_SIDE_MAX; i++) {
+		snprintf(name, sizeof(name), "railgate_%s_total", rg_side_name(i));
+		put_header(f, name, "counter", help[i]);
+		fprintf(f, "%s %llu\n", name,
+			(unsigned long long)(s->side ? s->side[i].packets : 0));
+	}
+}
+
 static void put_datapath(FILE *f, const struct rg_metrics_snapshot *s)
 {
 	put_stat_family(f, s, "railgate_packets_total",
@@ -116,6 +133,7 @@ static void put_datapath(FILE *f, const struct rg_metrics_snapshot *s)
 	put_stat_family(f, s, "railgate_drop_bytes_total",
 			"Bytes dropped by the datapath, by ingress rail and reason.",
 			"reason", true, true);
+	put_side(f, s);
 	put_attached(f, s);
 	put_header(f, "railgate_config_generation", "gauge",
 		   "Generation of the config the datapath runs; increments on every apply.");

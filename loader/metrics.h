@@ -57,6 +57,7 @@ struct rg_metrics_snapshot {
 	const char *commit;                /* git commit of the build */
 	/* ---- from the pinned maps, when datapath_up */
 	const struct rg_counter *counters; /* RG_STAT_SLOTS entries, RG_STAT_INDEX */
+	const struct rg_counter *side;     /* RG_SIDE_MAX entries (enum rg_side) */
 	const struct rg_rail *rails;       /* RG_MAX_RAILS: the active generation */
 	const struct rg_metrics_link *links;
 	size_t n_links;

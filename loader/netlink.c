@@ -520,6 +520,7 @@ found:
 struct route_reply {
 	int oif;
 	bool found;
+	uint32_t prefsrc;            /* host order; 0 when the reply has none */
 };
 
 static void route_reply(const struct nlmsghdr *nlh, void *arg)
@@ -534,12 +535,14 @@ static void route_reply(const struct nlmsghdr *nlh, void *arg)
 		r->oif = nla_get_u32(tb[RTA_OIF]);
 		r->found = true;
 	}
+	if (tb[RTA_PREFSRC])
+		r->prefsrc = ntohl(nla_get_u32(tb[RTA_PREFSRC]));
 }
 
-int rg_nl_route_get_oif(struct rg_nl *nl, uint32_t dst, int *ifindex)
+/* RTM_GETROUTE for dst/32: what `ip route get dst` prints. */
+static int route_get(struct rg_nl *nl, uint32_t dst, struct route_reply *r)
 {
 	struct rtmsg rtm = { .rtm_family = AF_INET, .rtm_dst_len = 32 };
-	struct route_reply r = {};
 	struct nl_msg *req;
 	int ret;
 
@@ -551,14 +554,33 @@ int rg_nl_route_get_oif(struct rg_nl *nl, uint32_t dst, int *ifindex)
 		nlmsg_free(req);
 		return -ENOMEM;
 	}
-	ret = nl_transact(nl->rtnl, req, route_reply, &r);
+	ret = nl_transact(nl->rtnl, req, route_reply, r);
 	nlmsg_free(req);
 	if (ret < 0)
 		return ret;
-	if (!r.found)
-		return -ENETUNREACH;
-	*ifindex = r.oif;
-	return 0;
+	return r->found ? 0 : -ENETUNREACH;
+}
+
+int rg_nl_route_get_oif(struct rg_nl *nl, uint32_t dst, int *ifindex)
+{
+	struct route_reply r = {};
+	int ret = route_get(nl, dst, &r);
+
+	if (!ret)
+		*ifindex = r.oif;
+	return ret;
+}
+
+int rg_nl_route_get_src(struct rg_nl *nl, uint32_t dst, uint32_t *src)
+{
+	struct route_reply r = {};
+	int ret = route_get(nl, dst, &r);
+
+	if (!ret && !r.prefsrc)
+		ret = -EADDRNOTAVAIL;
+	if (!ret)
+		*src = r.prefsrc;
+	return ret;
 }
 
 /* ---- handle ------------------------------------------------------------ */
@@ -646,6 +668,8 @@ static bool parse_link_event(const struct nlmsghdr *nlh, struct rg_nl_event *ev)
 	ev->up = ifi->ifi_flags & IFF_UP;
 	ev->oper_up = tb[IFLA_OPERSTATE] &&
 		      operstate_is_up(nla_get_u8(tb[IFLA_OPERSTATE]), ifi->ifi_flags);
+	if (tb[IFLA_MTU])
+		ev->mtu = nla_get_u32(tb[IFLA_MTU]);
 	return true;
 }
 

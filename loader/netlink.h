@@ -98,6 +98,11 @@ int rg_nl_neigh_resolve(struct rg_nl *nl, int ifindex, uint32_t ip,
  */
 int rg_nl_route_get_oif(struct rg_nl *nl, uint32_t dst, int *ifindex);
 
+/* The source address the kernel would pick for a packet to dst (the
+ * route's preferred source): 0, -ENETUNREACH, -EADDRNOTAVAIL (no address
+ * on the way), or -errno. */
+int rg_nl_route_get_src(struct rg_nl *nl, uint32_t dst, uint32_t *src);
+
 /*
  * Link and neighbour events (RTNLGRP_LINK, RTNLGRP_NEIGH) for the daemon.
  * The watch has its own socket; its fd is non-blocking: poll() it for
@@ -116,6 +121,7 @@ struct rg_nl_event {
 	int      ifindex;
 	char     name[IF_NAMESIZE];   /* link events */
 	bool     up, oper_up;         /* RG_NL_LINK_NEW, as in rg_link_info */
+	unsigned mtu;                 /* RG_NL_LINK_NEW; 0 when not reported */
 	uint32_t ip;                  /* RG_NL_NEIGH_CHANGE, host order */
 	uint8_t  mac[RG_MAC_LEN];     /* link address, or neighbour's when it has one */
 	bool     usable;              /* RG_NL_NEIGH_CHANGE: rg_nl_neigh_lookup would succeed */

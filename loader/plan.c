@@ -152,6 +152,28 @@ void rg_plan_set_egress(struct rg_plan *plan, int uplink_ifindex,
 	e->flags = RG_EGRESS_F_VALID | (anti_spoof ? RG_EGRESS_F_ANTI_SPOOF : 0);
 }
 
+void rg_plan_set_uplink_mtu(struct rg_plan *plan, unsigned mtu)
+{
+	plan->egress.uplink_mtu = mtu;
+}
+
+/* share of total for one of n CPUs, at least 1 when total is not 0 */
+static uint32_t per_cpu_share(unsigned total, unsigned n)
+{
+	unsigned share = n ? total / n : total;
+
+	return total && !share ? 1 : share;
+}
+
+void rg_plan_set_icmp(struct rg_plan *plan, uint32_t source, unsigned rate, unsigned burst,
+		      unsigned ncpus)
+{
+	memset(&plan->icmp, 0, sizeof(plan->icmp));
+	plan->icmp.source = source;
+	plan->icmp.cpu_rate = per_cpu_share(rate, ncpus);
+	plan->icmp.cpu_burst = rate ? per_cpu_share(burst, ncpus) : 0;
+}
+
 int rg_plan_add_rep(struct rg_plan *plan, const char *name, int ifindex,
 		    uint16_t rail_id, enum rg_attach_mode mode, char *err, size_t errlen)
 {

@@ -33,6 +33,7 @@ struct rg_plan_rep {
 struct rg_plan {
 	struct rg_rail   rails[RG_MAX_RAILS];   /* by rail id; flags VALID for used ids */
 	struct rg_egress egress;
+	struct rg_icmp_conf icmp;               /* source 0: no ICMP answers */
 	struct rg_route *routes;                /* rails, supernets, frontend */
 	size_t           n_routes;
 	struct rg_plan_rep *reps;
@@ -55,6 +56,15 @@ int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
 void rg_plan_set_egress(struct rg_plan *plan, int uplink_ifindex,
 			const uint8_t uplink_mac[6], const uint8_t gateway_mac[6],
 			uint32_t gateway_ip, bool anti_spoof);
+/* The uplink's MTU (0: not checked), for the too_big check and its answer. */
+void rg_plan_set_uplink_mtu(struct rg_plan *plan, unsigned mtu);
+/*
+ * The ICMP answers: source (0: none), the node's rate and burst split into
+ * ncpus per-CPU buckets that add up to them (each at least 1 while rate is
+ * not 0, so a node with more CPUs than rate answers a little more).
+ */
+void rg_plan_set_icmp(struct rg_plan *plan, uint32_t source, unsigned rate, unsigned burst,
+		      unsigned ncpus);
 int rg_plan_add_rep(struct rg_plan *plan, const char *name, int ifindex,
 		    uint16_t rail_id, enum rg_attach_mode mode, char *err, size_t errlen);
 void rg_plan_free(struct rg_plan *plan);

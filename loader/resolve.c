@@ -6,6 +6,8 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include <bpf/libbpf.h>
+
 #include "attach.h"
 #include "resolve.h"
 #include "netfmt.h"
@@ -222,6 +224,31 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 	return ret;
 }
 
+int rg_resolve_icmp_source(struct rg_nl *nl, const struct rg_config *cfg, uint32_t *src)
+{
+	*src = cfg->computenet.icmp_source;
+	if (*src)
+		return 0;
+	return rg_nl_route_get_src(nl, cfg->computenet.gateway, src);
+}
+
+/* The ICMP answers of the plan; without a source the datapath answers
+ * nothing, and says why. */
+static void set_icmp(struct rg_nl *nl, const struct rg_config *cfg,
+		     const struct rg_link_info *up, struct rg_plan *plan, const struct rg_log *log)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	uint32_t src;
+
+	if (rg_resolve_icmp_source(nl, cfg, &src)) {
+		rg_log_warn(log, "uplink %s has no IPv4 address toward the gateway: no ICMP "
+			    "errors (set computenet.icmpSource)", up->name);
+		src = 0;
+	}
+	rg_plan_set_icmp(plan, src, (unsigned)cfg->computenet.icmp_rate,
+			 (unsigned)cfg->computenet.icmp_burst, ncpus > 0 ? (unsigned)ncpus : 1);
+}
+
 int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,
 		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
 		    char *err, size_t n)
@@ -246,6 +273,8 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		goto fail;
 	rg_plan_set_egress(plan, up.ifindex, up.mac, gw_mac, cfg->computenet.gateway,
 			   cfg->anti_spoof);
+	rg_plan_set_uplink_mtu(plan, up.mtu);
+	set_icmp(nl, cfg, &up, plan, log);
 
 	/* Native XDP_REDIRECT needs a target that takes redirected frames (a
 	 * veth only while its peer has GRO or XDP): without it, native XDP on

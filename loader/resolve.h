@@ -23,4 +23,12 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
 		    char *err, size_t n);
 
+/*
+ * The source of the datapath's ICMP errors: computenet.icmpSource, else the
+ * address the node sends to computenet.gateway from (the uplink's, the
+ * route's preferred source).  railgate-cni routes pods back to it.
+ * 0, or the error of rg_nl_route_get_src.
+ */
+int rg_resolve_icmp_source(struct rg_nl *nl, const struct rg_config *cfg, uint32_t *src);
+
 #endif

@@ -31,6 +31,8 @@ static const char *const rg_map_names[RG_MAPID_COUNT] = {
 	[RG_MAPID_REPRESENTORS] = RG_MAP_REPRESENTORS,
 	[RG_MAPID_TX_PORTS]     = RG_MAP_TX_PORTS,
 	[RG_MAPID_STATS]        = RG_MAP_STATS,
+	[RG_MAPID_SIDE_STATS]   = RG_MAP_SIDE_STATS,
+	[RG_MAPID_ICMP_BUCKETS] = RG_MAP_ICMP_BUCKETS,
 };
 
 /* Byte sizes of the mmap()ed maps: value size * max_entries. */
@@ -133,6 +135,10 @@ static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
 					    sizeof(struct bpf_devmap_val), RG_MAX_UPLINKS },
 		[RG_MAPID_STATS]        = { BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(struct rg_counter),
 					    RG_STAT_SLOTS },
+		[RG_MAPID_SIDE_STATS]   = { BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(struct rg_counter),
+					    RG_SIDE_MAX },
+		[RG_MAPID_ICMP_BUCKETS] = { BPF_MAP_TYPE_PERCPU_ARRAY,
+					    sizeof(struct rg_icmp_bucket), 1 },
 	};
 	struct bpf_map_info info = {};
 	uint32_t len = sizeof(info);
@@ -295,10 +301,13 @@ unsigned rg_map_set_active_gen(const struct rg_map_set *ms)
 }
 
 static int write_generation_value(struct rg_map_set *ms, unsigned gen,
-				  const struct rg_egress *egress,
+				  const struct rg_egress *egress, const struct rg_icmp_conf *icmp,
 				  const struct rg_zone_set *zones, char *err, size_t n)
 {
 	struct rg_generation value = { .egress = *egress, .zones = *zones };
+
+	if (icmp)
+		value.icmp = *icmp;
 	uint32_t key = gen;
 
 	if (bpf_map_update_elem(ms->fd[RG_MAPID_GENERATION], &key, &value, BPF_ANY))
@@ -470,7 +479,7 @@ int rg_map_set_read_rails(const struct rg_map_set *ms, unsigned gen,
 int rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 				const struct rg_fib_image *img,
 				const struct rg_rail rails[RG_MAX_RAILS],
-				const struct rg_egress *egress,
+				const struct rg_egress *egress, const struct rg_icmp_conf *icmp,
 				const struct rg_rep_binding *reps, size_t n_reps,
 				char *err, size_t n)
 {
@@ -492,7 +501,7 @@ int rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 		rc = write_rails(ms, gen, rails, err, n);
 	/* Zones last: they are what makes the tables above reachable. */
 	if (!rc)
-		rc = write_generation_value(ms, gen, egress, &img->zones, err, n);
+		rc = write_generation_value(ms, gen, egress, icmp, &img->zones, err, n);
 	return rc;
 }
 
@@ -734,6 +743,51 @@ out:
 	return rc;
 }
 
+int rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *out,
+			       char *err, size_t n)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct rg_counter *vals;
+	int rc = 0;
+
+	if (ncpus <= 0)
+		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+	vals = calloc((size_t)ncpus, sizeof(*vals));
+	if (!vals)
+		return rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_SIDE_STATS);
+	memset(out, 0, sizeof(*out) * RG_SIDE_MAX);
+	for (uint32_t key = 0; key < RG_SIDE_MAX && !rc; key++) {
+		if (bpf_map_lookup_elem(ms->fd[RG_MAPID_SIDE_STATS], &key, vals)) {
+			rc = rg_err(err, n, -errno, "read %s: %s", RG_MAP_SIDE_STATS,
+				    strerror(errno));
+			break;
+		}
+		for (int cpu = 0; cpu < ncpus; cpu++) {
+			out[key].packets += vals[cpu].packets;
+			out[key].bytes += vals[cpu].bytes;
+		}
+	}
+	free(vals);
+	return rc;
+}
+
+/* The side counters of rg_side_stats back to zero on every CPU. */
+static int reset_side_stats(struct rg_map_set *ms, char *err, size_t n)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct rg_counter *zero = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*zero));
+	int rc = 0;
+
+	if (!zero)
+		return rg_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_SIDE_STATS);
+	for (uint32_t key = 0; key < RG_SIDE_MAX && !rc; key++)
+		if (bpf_map_update_elem(ms->fd[RG_MAPID_SIDE_STATS], &key, zero, BPF_ANY))
+			rc = rg_err(err, n, -errno, "reset %s: %s", RG_MAP_SIDE_STATS,
+				    strerror(errno));
+	free(zero);
+	return rc;
+}
+
 int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
 {
 	int ncpus = libbpf_num_possible_cpus();
@@ -753,6 +807,8 @@ int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
 		keys[i] = i;
 	if (bpf_map_update_batch(ms->fd[RG_MAPID_STATS], keys, zero, &count, NULL))
 		rc = rg_err(err, n, -errno, "reset %s: %s", RG_MAP_STATS, strerror(errno));
+	if (!rc)
+		rc = reset_side_stats(ms, err, n);
 out:
 	free(keys);
 	free(zero);

@@ -30,6 +30,8 @@ enum rg_map_id {
 	RG_MAPID_REPRESENTORS,
 	RG_MAPID_TX_PORTS,
 	RG_MAPID_STATS,
+	RG_MAPID_SIDE_STATS,
+	RG_MAPID_ICMP_BUCKETS,
 	RG_MAPID_COUNT,
 };
 
@@ -80,11 +82,12 @@ unsigned rg_map_set_active_gen(const struct rg_map_set *ms);
  * it.  Before that both generations are empty and either may be written.
  * A binding whose rail rails does not have gets an entry that is not
  * VALID; a rail id or ifindex out of range is refused (-EINVAL, -ERANGE).
+ * icmp NULL: the generation answers no frame with an ICMP error.
  */
 int  rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 				 const struct rg_fib_image *img,
 				 const struct rg_rail rails[RG_MAX_RAILS],
-				 const struct rg_egress *egress,
+				 const struct rg_egress *egress, const struct rg_icmp_conf *icmp,
 				 const struct rg_rep_binding *reps, size_t n_reps,
 				 char *err, size_t n);
 
@@ -140,7 +143,10 @@ int  rg_map_set_read_tx_ports(const struct rg_map_set *ms, uint32_t ifindexes[RG
  * RG_STAT_INDEX(rail, stat). */
 int  rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
 			   char *err, size_t n);
-/* Zero every counter (tests, `stats --reset`). */
+/* Sum the per-CPU side counters: out has RG_SIDE_MAX entries (enum rg_side). */
+int  rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *out,
+				char *err, size_t n);
+/* Zero every counter, side counters too (tests, `stats --reset`). */
 int  rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n);
 
 #endif /* RAILGATE_MAP_SET_H */

@@ -42,7 +42,7 @@
 
 #include <linux/types.h>
 
-#define RG_ABI_VERSION 1
+#define RG_ABI_VERSION 2
 
 /* Inlined into the datapath like its own helpers; unused ones cost nothing. */
 #define RG_ABI_INLINE static inline __attribute__((__always_inline__))
@@ -114,6 +114,7 @@ enum rg_stat {
 	RG_DROP_TTL_EXCEEDED,        /* TTL would reach 0: the loop guard */
 	RG_DROP_REDIRECT_FAILED,     /* redirect helper failed after the rewrite */
 	RG_DROP_NO_EGRESS,           /* uplink or gateway MAC not known */
+	RG_DROP_TOO_BIG,             /* larger than the uplink's MTU (DF: answered, see rg_side) */
 	RG_STAT_MAX,
 };
 
@@ -137,6 +138,30 @@ RG_ABI_INLINE int rg_stat_is_forward(__u32 stat)
 RG_ABI_INLINE int rg_stat_is_drop(__u32 stat)
 {
 	return stat >= RG_STAT_FIRST_DROP && stat < RG_STAT_MAX;
+}
+
+/*
+ * Side counters (rg_side_stats, per CPU, one slot each for the node):
+ * things that happened to a frame beside its one verdict.  A frame counted
+ * ttl_exceeded or too_big may also move icmp_sent (the answer went back to
+ * the pod; bytes are the answer's) or icmp_ratelimited (it was due but over
+ * the rate limit).  They never add up to a frame count of their own.
+ */
+enum rg_side {
+	RG_SIDE_ICMP_SENT = 0,
+	RG_SIDE_ICMP_RATELIMITED,
+	RG_SIDE_MAX,
+};
+
+/* As the CLI, the JSON output and the Prometheus metrics spell a side counter. */
+RG_ABI_INLINE const char *rg_side_name(enum rg_side side)
+{
+	switch (side) {
+	case RG_SIDE_ICMP_SENT:        return "icmp_sent";
+	case RG_SIDE_ICMP_RATELIMITED: return "icmp_ratelimited";
+	case RG_SIDE_MAX:              break;
+	}
+	return "unknown";
 }
 
 /*
@@ -183,6 +208,7 @@ RG_ABI_INLINE const char *rg_stat_name(enum rg_stat stat)
 	case RG_DROP_TTL_EXCEEDED:       return "ttl_exceeded";
 	case RG_DROP_REDIRECT_FAILED:    return "redirect_failed";
 	case RG_DROP_NO_EGRESS:          return "no_egress";
+	case RG_DROP_TOO_BIG:            return "too_big";
 	case RG_STAT_MAX:                break;
 	}
 	return "unknown";
@@ -249,7 +275,35 @@ struct rg_egress {
 	__u8  gateway_mac[6];        /* new destination MAC */
 	__u8  uplink_mac[6];         /* new source MAC */
 	__u32 gateway_ip;            /* host order; for status only */
+	__u32 uplink_mtu;            /* IP MTU of the uplink; 0: not checked */
+	__u32 reserved;
 };
+
+/*
+ * The ICMP errors the datapath answers with (Time Exceeded, Fragmentation
+ * Needed): their source, and the rate limit as per-CPU token buckets
+ * (rg_icmp_buckets) whose rates and bursts add up to the node's.  A source
+ * of 0 or a rate of 0 answers nothing.
+ */
+struct rg_icmp_conf {
+	__u32 source;                /* host order: an address the node owns */
+	__u32 cpu_rate;              /* answers per second, per CPU */
+	__u32 cpu_burst;             /* bucket size, per CPU */
+	__u32 reserved;
+};
+
+/* Token bucket of one CPU: credit in nanosecond-tokens (an answer costs
+ * RG_NSEC_PER_SEC; a second refills cpu_rate of them). */
+struct rg_icmp_bucket {
+	__u64 last_ns;
+	__u64 credit;
+};
+
+#define RG_NSEC_PER_SEC 1000000000ull
+/* The most one refill adds: bounds elapsed * rate far below 2^64. */
+#define RG_ICMP_REFILL_MAX_NS (10 * RG_NSEC_PER_SEC)
+#define RG_ICMP_RATE_MAX  1000000u
+#define RG_ICMP_BURST_MAX 1000000u
 
 /*
  * rg_generation[gen]: everything a frame of generation gen reads besides
@@ -258,6 +312,7 @@ struct rg_egress {
  */
 struct rg_generation {
 	struct rg_egress   egress;
+	struct rg_icmp_conf icmp;
 	struct rg_zone_set zones;
 };
 
@@ -354,6 +409,8 @@ RG_ABI_INLINE struct rg_lpm_key rg_lpm_key_of(__u32 gen, __u32 addr_be, __u32 le
 #define RG_MAP_REPRESENTORS "rg_representors"
 #define RG_MAP_TX_PORTS     "rg_tx_ports"
 #define RG_MAP_STATS        "rg_stats"
+#define RG_MAP_SIDE_STATS   "rg_side_stats"
+#define RG_MAP_ICMP_BUCKETS "rg_icmp_buckets"
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct rg_counter) == 16, "rg_counter layout");
@@ -362,11 +419,13 @@ _Static_assert(sizeof(struct rg_zone) == 16, "rg_zone layout");
 _Static_assert(sizeof(struct rg_zone_set) == 8 + 16 * RG_MAX_ZONES, "rg_zone_set layout");
 _Static_assert(sizeof(struct rg_lpm_key) == 12, "rg_lpm_key layout");
 _Static_assert(sizeof(struct rg_rail) == 16 + RG_RAIL_NAME_LEN, "rg_rail layout");
-_Static_assert(sizeof(struct rg_egress) == 24, "rg_egress layout");
+_Static_assert(sizeof(struct rg_egress) == 32, "rg_egress layout");
+_Static_assert(sizeof(struct rg_icmp_conf) == 16, "rg_icmp_conf layout");
+_Static_assert(sizeof(struct rg_icmp_bucket) == 16, "rg_icmp_bucket layout");
 _Static_assert(__builtin_offsetof(struct rg_egress, gateway_mac) == 8 &&
 	       __builtin_offsetof(struct rg_egress, uplink_mac) == 14,
 	       "rg_egress MACs: one Ethernet address pair at an 8-byte boundary");
-_Static_assert(sizeof(struct rg_generation) == 24 + sizeof(struct rg_zone_set),
+_Static_assert(sizeof(struct rg_generation) == 32 + 16 + sizeof(struct rg_zone_set),
 	       "rg_generation layout");
 _Static_assert(sizeof(struct rg_representor) == 16, "rg_representor layout");
 _Static_assert(RG_STAT_MAX <= 32, "rg_stat fits the counter stride");

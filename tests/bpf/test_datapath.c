@@ -69,6 +69,7 @@ static struct {
 	struct rg_fib_image img;
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_egress egress;
+	struct rg_icmp_conf icmp;
 } T;
 
 static const struct rg_route fixture_routes[] = {
@@ -154,7 +155,7 @@ static int apply_config(const struct rg_fib_image *img, const struct rg_rail *ra
 	if (T.ms.state->config_generation == 0)
 		gen = 0;
 	fixture_bindings(reps);
-	rc = rg_map_set_write_generation(&T.ms, gen, img, rails, eg, reps, 3, err, sizeof(err));
+	rc = rg_map_set_write_generation(&T.ms, gen, img, rails, eg, &T.icmp, reps, 3, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "# write generation %u: %s\n", gen, err);
 		return rc;
@@ -219,6 +220,7 @@ static int test_setup(void **state)
 
 	fixture_egress(&T.egress);
 	fixture_rails(T.rails);
+	memset(&T.icmp, 0, sizeof(T.icmp));        /* no answers unless a test asks */
 	if (apply_config(&T.img, T.rails, &T.egress))
 		return -1;
 	if (rg_map_set_put_tx_port(&T.ms, (uint32_t)T.ifindex[DEV_UPLINK], err, sizeof(err)))
@@ -279,6 +281,7 @@ static bool oracle_drops(enum rg_stat stat)
 	case RG_DROP_TTL_EXCEEDED:
 	case RG_DROP_REDIRECT_FAILED:
 	case RG_DROP_NO_EGRESS:
+	case RG_DROP_TOO_BIG:
 		return true;
 	default:
 		return false;
@@ -857,7 +860,7 @@ static void test_reload_moves_representor(void **state)
 	fixture_bindings(reps);
 	reps[1].rail_id = 2;
 	assert_int_equal(rg_map_set_write_generation(&T.ms, before ^ 1, &T.img, T.rails,
-						     &T.egress, reps, 3, err, sizeof(err)), 0);
+						     &T.egress, &T.icmp, reps, 3, err, sizeof(err)), 0);
 	rg_frame_spec_default(&s);
 	s.saddr = rg_ip("10.0.1.10");
 	s.daddr = rg_ip("10.0.0.20");
@@ -885,7 +888,7 @@ static void test_representor_ifindex_range(void **state)
 	fixture_bindings(reps);
 	reps[2].ifindex = (uint32_t)T.ifindex[DEV_HIGH];
 	assert_int_equal(rg_map_set_write_generation(&T.ms, inactive, &T.img, T.rails,
-						     &T.egress, reps, 3, err, sizeof(err)),
+						     &T.egress, &T.icmp, reps, 3, err, sizeof(err)),
 			 -ERANGE);
 	assert_non_null(strstr(err, "70000"));
 	rep = rg_representor_of(0, &T.rails[0], RG_MODE_TC);
@@ -919,9 +922,9 @@ static void test_reload(void **state)
 	/* Writing the generation in use is refused. */
 	fixture_bindings(reps);
 	assert_int_equal(rg_map_set_write_generation(&T.ms, before, &img, T.rails, &T.egress,
-						     reps, 3, err, sizeof(err)), -EBUSY);
+						     &T.icmp, reps, 3, err, sizeof(err)), -EBUSY);
 	assert_int_equal(rg_map_set_write_generation(&T.ms, before ^ 1, &img, T.rails,
-						     &T.egress, reps, 3, err, sizeof(err)), 0);
+						     &T.egress, &T.icmp, reps, 3, err, sizeof(err)), 0);
 	/* Written but not active: nothing changed yet. */
 	check_both(buf, build(&s, buf), DEV_REP0, 0, RG_VERDICT_CROSS_RAIL, -1);
 	assert_int_equal(rg_map_set_activate(&T.ms, before ^ 1, NULL), 0);
@@ -1217,12 +1220,350 @@ static void test_map_set_reads(void **state)
 	assert_counted_only(0, RG_VERDICT_CROSS_RAIL, 1, rg_frame_len(&s));
 }
 
+/* ---- ICMP answers ---------------------------------------------------------- */
+
+#define ICMP_SOURCE   0x0a01ff05     /* 10.1.255.5: the node's computenet address */
+#define UPLINK_MTU    1500
+#define IP_DF_FLAG    0x4000
+
+/* Answers on, uplink MTU set, everything else the fixture's. */
+static void enable_icmp(uint32_t rate, uint32_t burst)
+{
+	T.icmp = (struct rg_icmp_conf){ .source = ICMP_SOURCE, .cpu_rate = rate,
+					.cpu_burst = burst };
+	T.egress.uplink_mtu = UPLINK_MTU;
+	assert_int_equal(apply_config(&T.img, T.rails, &T.egress), 0);
+}
+
+/* Every CPU's token bucket empty-and-old: the next frame finds it full. */
+static void reset_buckets(void)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct rg_icmp_bucket *zero = calloc((size_t)ncpus, sizeof(*zero));
+	uint32_t key = 0;
+
+	assert_non_null(zero);
+	assert_int_equal(bpf_map_update_elem(bpf_map__fd(T.skel->maps.rg_icmp_buckets), &key,
+					     zero, BPF_ANY), 0);
+	free(zero);
+}
+
+static void assert_side(uint64_t sent, uint64_t sent_bytes, uint64_t limited)
+{
+	struct rg_counter side[RG_SIDE_MAX];
+	char err[256];
+
+	assert_int_equal(rg_map_set_read_side_stats(&T.ms, side, err, sizeof(err)), 0);
+	if (side[RG_SIDE_ICMP_SENT].packets != sent ||
+	    side[RG_SIDE_ICMP_SENT].bytes != sent_bytes ||
+	    side[RG_SIDE_ICMP_RATELIMITED].packets != limited)
+		fail_msg("icmp_sent %llu (%llu bytes), icmp_ratelimited %llu; want %llu (%llu), %llu",
+			 (unsigned long long)side[RG_SIDE_ICMP_SENT].packets,
+			 (unsigned long long)side[RG_SIDE_ICMP_SENT].bytes,
+			 (unsigned long long)side[RG_SIDE_ICMP_RATELIMITED].packets,
+			 (unsigned long long)sent, (unsigned long long)sent_bytes,
+			 (unsigned long long)limited);
+}
+
+/*
+ * The answer a frame must get, built here from scratch (RFC 792 / 1191):
+ * the MACs swapped, IPv4 from the ICMP source to the frame's source (TOS
+ * 0xc0, TTL 64, no DF, id 0), the ICMP header with the MTU field, then the
+ * frame's IPv4 header as received and 8 bytes of its data.
+ */
+static uint32_t expected_icmp(const uint8_t *in, uint8_t type, uint8_t code, uint16_t mtu,
+			      uint8_t *exp)
+{
+	const uint8_t *ip_in = in + IPV4_OFF;
+	uint32_t hlen = (ip_in[0] & 0x0fu) * 4, quote = hlen + 8, ip_len = 28 + quote;
+	uint8_t *ip = exp + IPV4_OFF, *icmp = ip + 20;
+	uint32_t src = htonl(ICMP_SOURCE);
+	uint16_t check;
+
+	memcpy(exp, in + 6, 6);
+	memcpy(exp + 6, in, 6);
+	exp[12] = 0x08;
+	exp[13] = 0x00;
+	memset(ip, 0, 20);
+	ip[0] = 0x45;
+	ip[1] = 0xc0;
+	ip[2] = (uint8_t)(ip_len >> 8);
+	ip[3] = (uint8_t)ip_len;
+	ip[8] = 64;
+	ip[9] = 1;                             /* IPPROTO_ICMP */
+	memcpy(ip + 12, &src, 4);
+	memcpy(ip + 16, ip_in + 12, 4);        /* to the frame's source */
+	check = rg_inet_csum(ip, 20);
+	memcpy(ip + IP_CSUM_OFF, &check, 2);
+	memset(icmp, 0, 8);
+	icmp[0] = type;
+	icmp[1] = code;
+	icmp[6] = (uint8_t)(mtu >> 8);
+	icmp[7] = (uint8_t)mtu;
+	memcpy(icmp + 8, ip_in, quote);
+	check = rg_inet_csum(icmp, 8 + quote);
+	memcpy(icmp + 2, &check, 2);
+	return IPV4_OFF + ip_len;
+}
+
+/* One frame through one hook that must be answered: the action, the answer
+ * byte by byte, the verdict counter (the frame's) and icmp_sent; then every
+ * counter, side counters too, back to zero (assert_counted_only). */
+static void check_answer(enum hook hook, const uint8_t *in, uint32_t len, enum rg_stat stat,
+			 uint8_t type, uint8_t code, uint16_t mtu, const char *what)
+{
+	static struct run r;
+	static uint8_t exp[FRAME_CAP];
+	uint32_t exp_len = expected_icmp(in, type, code, mtu, exp);
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "%s: %s, %u-byte frame", hook_names[hook], what, len);
+	run_hook(hook, in, len, DEV_REP0, &r);
+	if (r.ret != (hook == HOOK_XDP ? XDP_TX : TC_ACT_REDIRECT))
+		fail_msg("%s: action %d, want the answer sent back", msg, r.ret);
+	assert_frame_eq(exp, exp_len, &r, msg);
+	assert_true(rg_ipv4_csum_ok(r.out + IPV4_OFF));
+	assert_int_equal(rg_inet_csum(r.out + IPV4_OFF + 20, exp_len - IPV4_OFF - 20), 0);
+	assert_side(1, exp_len, 0);
+	assert_counted_only(0, stat, 1, len);
+}
+
+/* A frame due no answer: dropped untouched, counted stat, no side counter. */
+static void check_no_answer(enum hook hook, const uint8_t *in, uint32_t len, enum rg_stat stat,
+			    const char *what)
+{
+	static struct run r;
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "%s: %s", hook_names[hook], what);
+	run_hook(hook, in, len, DEV_REP0, &r);
+	if (r.ret != (hook == HOOK_XDP ? XDP_DROP : TC_ACT_SHOT))
+		fail_msg("%s: action %d, want a drop", msg, r.ret);
+	assert_frame_eq(in, len, &r, msg);
+	assert_side(0, 0, 0);
+	assert_counted_only(0, stat, 1, len);
+}
+
+/* TTL 1 to another rail: Time Exceeded, quoting the header (options too). */
+static void test_icmp_time_exceeded(void **state)
+{
+	static uint8_t buf[FRAME_CAP];
+	struct rg_frame_spec s;
+	uint32_t len;
+
+	enable_icmp(1000, 50);
+	for (int h = 0; h < HOOK_COUNT; h++) {
+		reset_buckets();
+		rg_frame_spec_default(&s);
+		s.ttl = 1;
+		len = build(&s, buf);
+		check_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, 11, 0, 0, "TTL 1");
+		s.ihl = 15;                        /* 40 bytes of options: a 68-byte quote */
+		s.protocol = 6;
+		len = build(&s, buf);
+		check_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, 11, 0, 0, "TTL 1 with options");
+		s.ihl = 5;
+		s.protocol = 1;                    /* an ICMP echo is no error: answered */
+		s.ttl = 0;
+		len = build(&s, buf);
+		buf[IPV4_OFF + 20] = 8;            /* echo request */
+		check_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, 11, 0, 0, "ICMP, TTL 0");
+	}
+}
+
+/* Larger than the uplink's MTU: DF answered with the MTU, no DF dropped. */
+static void test_icmp_frag_needed(void **state)
+{
+	static uint8_t buf[FRAME_CAP];
+	struct rg_frame_spec s;
+	uint32_t len;
+
+	enable_icmp(1000, 50);
+	for (int h = 0; h < HOOK_COUNT; h++) {
+		reset_buckets();
+		rg_frame_spec_default(&s);
+		s.frag = IP_DF_FLAG;
+		s.payload_len = UPLINK_MTU - 20;   /* exactly the MTU: forwarded */
+		len = build(&s, buf);
+		check_frame(h, buf, len, DEV_REP0, 0, RG_VERDICT_CROSS_RAIL, -1);
+		s.payload_len++;
+		len = build(&s, buf);
+		check_answer(h, buf, len, RG_DROP_TOO_BIG, 3, 4, UPLINK_MTU, "DF, MTU + 1");
+		/* XDP: frags, cut back to the head (TC's test_run takes a page) */
+		s.payload_len = (h == HOOK_XDP ? JUMBO_LEN : 3000) - 20;
+		len = build(&s, buf);
+		check_answer(h, buf, len, RG_DROP_TOO_BIG, 3, 4, UPLINK_MTU, "DF jumbo");
+		s.frag = 0;
+		len = build(&s, buf);
+		check_no_answer(h, buf, len, RG_DROP_TOO_BIG, "no DF, jumbo");
+		s.payload_len = UPLINK_MTU - 19;
+		len = build(&s, buf);
+		check_no_answer(h, buf, len, RG_DROP_TOO_BIG, "no DF, MTU + 1");
+		/* TTL is checked first, as ip_forward does */
+		s.ttl = 1;
+		s.frag = IP_DF_FLAG;
+		len = build(&s, buf);
+		check_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, 11, 0, 0, "too big and TTL 1");
+	}
+}
+
+/* A GSO skb leaves as segments: its segment length is compared (TC). */
+static void test_icmp_gso(void **state)
+{
+	static uint8_t buf[FRAME_CAP];
+	static struct run r;
+	struct rg_frame_spec s;
+	struct __sk_buff ctx;
+	uint32_t len;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = buf, .data_out = r.out,
+		    .data_size_out = sizeof(r.out), .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		    .repeat = 1);
+
+	enable_icmp(1000, 50);
+	reset_buckets();
+	rg_frame_spec_default(&s);
+	s.frag = IP_DF_FLAG;
+	s.payload_len = 2 * 1400;    /* TC test_run takes at most a page */
+	len = build(&s, buf);
+	opts.data_size_in = len;
+	/* UDP segments of 20 + 8 + 1472 = the MTU: forwarded whole */
+	ctx = (struct __sk_buff){ .ingress_ifindex = (uint32_t)T.ifindex[DEV_REP0],
+				  .ifindex = (uint32_t)T.ifindex[DEV_REP0], .gso_size = 1472 };
+	assert_int_equal(bpf_prog_test_run_opts(T.prog_fd[HOOK_TC], &opts), 0);
+	assert_int_equal(opts.retval, TC_ACT_REDIRECT);
+	assert_int_equal(opts.data_size_out, len);
+	assert_counted_only(0, RG_VERDICT_CROSS_RAIL, 1, len);
+	/* one byte more per segment: too big, answered with the MTU */
+	ctx.gso_size = 1473;
+	opts.data_size_out = sizeof(r.out);
+	assert_int_equal(bpf_prog_test_run_opts(T.prog_fd[HOOK_TC], &opts), 0);
+	assert_int_equal(opts.retval, TC_ACT_REDIRECT);
+	assert_int_equal(opts.data_size_out, IPV4_OFF + 28 + 28);
+	assert_int_equal(r.out[IPV4_OFF + 20], 3);
+	assert_int_equal(r.out[IPV4_OFF + 20 + 1], 4);
+	assert_int_equal(r.out[IPV4_OFF + 26] << 8 | r.out[IPV4_OFF + 27], UPLINK_MTU);
+	assert_counted_only(0, RG_DROP_TOO_BIG, 1, len);
+}
+
+/* Never answered: an ICMP error, a non-first fragment, a source no answer
+ * may go to, a frame with less than 8 bytes to quote, answers off. */
+static void test_icmp_never_answer(void **state)
+{
+	static const uint8_t icmp_errors[] = { 3, 4, 5, 11, 12 };
+	static uint8_t buf[FRAME_CAP];
+	struct rg_frame_spec s;
+	uint32_t len;
+
+	enable_icmp(1000, 50);
+	for (int h = 0; h < HOOK_COUNT; h++) {
+		reset_buckets();
+		for (size_t i = 0; i < sizeof(icmp_errors); i++) {
+			rg_frame_spec_default(&s);
+			s.ttl = 1;
+			s.protocol = 1;
+			len = build(&s, buf);
+			buf[IPV4_OFF + 20] = icmp_errors[i];   /* the ICMP type */
+			check_no_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, "an ICMP error");
+		}
+		rg_frame_spec_default(&s);
+		s.ttl = 1;
+		s.frag = 0x2000 | 1;                        /* MF, offset 8 */
+		len = build(&s, buf);
+		check_no_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, "a non-first fragment");
+		s.frag = 0x2000;                            /* the first fragment is answered */
+		len = build(&s, buf);
+		check_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, 11, 0, 0, "a first fragment");
+		s.frag = 0;
+		s.saddr = rg_ip("10.0.0.255");              /* the rail's broadcast */
+		len = build(&s, buf);
+		check_no_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, "rail broadcast source");
+		s.saddr = rg_ip("10.0.0.10");
+		s.payload_len = 7;
+		len = build(&s, buf);
+		check_no_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, "7 bytes of data");
+	}
+	/* without anti-spoof, multicast and limited broadcast sources get here */
+	T.egress.flags &= ~RG_EGRESS_F_ANTI_SPOOF;
+	assert_int_equal(apply_config(&T.img, T.rails, &T.egress), 0);
+	for (int h = 0; h < HOOK_COUNT; h++) {
+		static const char *const bad[] = { "224.0.0.5", "239.1.2.3", "255.255.255.255",
+						   "0.0.0.0" };
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			rg_frame_spec_default(&s);
+			s.ttl = 1;
+			s.saddr = rg_ip(bad[i]);
+			len = build(&s, buf);
+			check_no_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, bad[i]);
+		}
+	}
+	/* answers off (rate 0), or no source: dropped as before */
+	enable_icmp(0, 0);
+	rg_frame_spec_default(&s);
+	s.ttl = 1;
+	len = build(&s, buf);
+	for (int h = 0; h < HOOK_COUNT; h++)
+		check_no_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, "rate 0");
+	enable_icmp(1000, 50);
+	T.icmp.source = 0;
+	assert_int_equal(apply_config(&T.img, T.rails, &T.egress), 0);
+	for (int h = 0; h < HOOK_COUNT; h++)
+		check_no_answer(h, buf, len, RG_DROP_TTL_EXCEEDED, "no source");
+}
+
+/*
+ * The token bucket: a burst of 3 at 1 per second answers the first 3 of 10
+ * frames sent at once; the rest are dropped untouched and counted
+ * icmp_ratelimited.  The buckets are per CPU: the test stays on one.
+ */
+static void test_icmp_rate_limit(void **state)
+{
+	static uint8_t buf[FRAME_CAP];
+	static struct run r;
+	struct rg_frame_spec s;
+	cpu_set_t cpus, old;
+	uint32_t len;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	CPU_ZERO(&cpus);
+	CPU_SET(sched_getcpu(), &cpus);
+	assert_int_equal(sched_setaffinity(0, sizeof(cpus), &cpus), 0);
+	enable_icmp(1, 3);
+	rg_frame_spec_default(&s);
+	s.ttl = 1;
+	len = build(&s, buf);
+	for (int h = 0; h < HOOK_COUNT; h++) {
+		int answered = 0, dropped = 0;
+
+		reset_buckets();
+		for (int i = 0; i < 10; i++) {
+			run_hook(h, buf, len, DEV_REP0, &r);
+			if (r.ret == (h == HOOK_XDP ? XDP_TX : TC_ACT_REDIRECT)) {
+				answered++;
+				assert_int_equal(r.out_len, IPV4_OFF + 28 + 28);
+			} else {
+				assert_int_equal(r.ret, h == HOOK_XDP ? XDP_DROP : TC_ACT_SHOT);
+				assert_frame_eq(buf, len, &r, "over the rate limit");
+				dropped++;
+			}
+		}
+		assert_int_equal(answered, 3);
+		assert_int_equal(dropped, 7);
+		assert_side(3, 3 * (IPV4_OFF + 56), 7);
+		assert_counted_only(0, RG_DROP_TTL_EXCEEDED, 10, 10 * len);
+	}
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+}
+
 /* The names users script against, and drop-or-pass as the hooks act on it. */
 static void test_stat_names(void **state)
 {
 	assert_string_equal(rg_stat_name(RG_VERDICT_PASS_LOCAL), "pass_local");
 	assert_string_equal(rg_stat_name(RG_VERDICT_PASS_L2_MULTI), "pass_l2_multicast");
 	assert_string_equal(rg_stat_name(RG_DROP_NO_EGRESS), "no_egress");
+	assert_string_equal(rg_stat_name(RG_DROP_TOO_BIG), "too_big");
+	assert_string_equal(rg_side_name(RG_SIDE_ICMP_SENT), "icmp_sent");
+	assert_string_equal(rg_side_name(RG_SIDE_ICMP_RATELIMITED), "icmp_ratelimited");
 	assert_string_equal(rg_stat_name(RG_STAT_MAX), "unknown");
 	for (int i = 0; i < RG_STAT_MAX; i++) {
 		assert_string_not_equal(rg_stat_name(i), "unknown");
@@ -1263,6 +1604,11 @@ int main(void)
 		cmocka_unit_test_setup(test_lpm_random, test_setup),
 		cmocka_unit_test_setup(test_map_set_pins, test_setup),
 		cmocka_unit_test_setup(test_map_set_reads, test_setup),
+		cmocka_unit_test_setup(test_icmp_time_exceeded, test_setup),
+		cmocka_unit_test_setup(test_icmp_frag_needed, test_setup),
+		cmocka_unit_test_setup(test_icmp_gso, test_setup),
+		cmocka_unit_test_setup(test_icmp_never_answer, test_setup),
+		cmocka_unit_test_setup(test_icmp_rate_limit, test_setup),
 		cmocka_unit_test(test_stat_names),
 	};
 

@@ -77,6 +77,8 @@ static const char config_yaml[] =
 	"    uplink: rgd-up\n"
 	"    gateway: 10.1.255.1\n"
 	"    frontend: [192.168.0.0/16, 4.0.0.0/6, 100.64.0.0/10]\n"
+	/* the model knows the verdicts; the ICMP answers are test_datapath's */
+	"    icmpRate: 0\n"
 	"  rails:\n"
 	"    - name: rail0\n"
 	"      subnet: 10.0.0.0/24\n"
@@ -153,6 +155,9 @@ static struct {
 } T;
 
 /* ---- the model: docs/design.md's verdict table ---------------------------- */
+
+/* The uplink rgd-up keeps a veth's default MTU. */
+#define MODEL_UPLINK_MTU 1500
 
 struct expect {
 	enum rg_stat stat;
@@ -231,6 +236,9 @@ static struct expect model(const uint8_t *f, uint32_t len, int dev)
 	}
 	if (f[14 + 8] <= 1)
 		VERDICT(RG_DROP_TTL_EXCEEDED);
+	/* what would leave the uplink, Ethernet padding included */
+	if (len - 14 > MODEL_UPLINK_MTU)
+		VERDICT(RG_DROP_TOO_BIG);
 #undef VERDICT
 	return (struct expect){ model_prefixes[route].kind == M_RAIL ? RG_VERDICT_CROSS_RAIL
 								     : RG_VERDICT_FRONTEND,
@@ -245,7 +253,8 @@ static bool forwarded(enum rg_stat s)
 static bool dropped(enum rg_stat s)
 {
 	return s == RG_DROP_MALFORMED || s == RG_DROP_SPOOFED || s == RG_DROP_NO_ROUTE ||
-	       s == RG_DROP_TTL_EXCEEDED || s == RG_DROP_NO_EGRESS || s == RG_DROP_REDIRECT_FAILED;
+	       s == RG_DROP_TTL_EXCEEDED || s == RG_DROP_NO_EGRESS || s == RG_DROP_REDIRECT_FAILED ||
+	       s == RG_DROP_TOO_BIG;
 }
 
 static int model_action(enum hook h, enum rg_stat s)

@@ -193,7 +193,7 @@ static void load_table(unsigned n)
 				     .flags = RG_RAIL_F_VALID };
 	if (B.ms.state->config_generation == 0)
 		gen = 0;
-	if (rg_map_set_write_generation(&B.ms, gen, &img, rails, &eg, &rep, 1, err, sizeof(err)))
+	if (rg_map_set_write_generation(&B.ms, gen, &img, rails, &eg, NULL, &rep, 1, err, sizeof(err)))
 		fail_msg("write: %s", err);
 	assert_int_equal(rg_map_set_activate(&B.ms, gen, NULL), 0);
 	rg_fib_image_free(&img);

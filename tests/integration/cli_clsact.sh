@@ -116,11 +116,11 @@ check_eq "down removes railgate's filters" 0 "$(our_filters pf0vf0 pf1vf0 pf2vf0
 check_eq "the foreign u32 filter survives down" 1 "$(foreign_u32)"
 check_eq "the foreign bpf filter survives down" 1 "$(foreign_bpf)"
 check "the clsact qdisc someone else made stays" grep -q "qdisc clsact" <<<"$(node_tc qdisc show dev pf0vf0)"
-check_fails "nothing is pinned" test -e "$RAILGATE_PIN_DIR/v1"
+check_fails "nothing is pinned" test -e "$RG_PINS"
 check "down twice is fine" rg down
 
 rg up -c "$TMP/two.yaml" >/dev/null
-rm -f "$RAILGATE_PIN_DIR"/v1/progs/tc "$RAILGATE_PIN_DIR"/v1/maps/rg_stats
+rm -f "$RG_PINS"/progs/tc "$RG_PINS"/maps/rg_stats
 check "down on a half-broken state (pins missing)" rg down
 check_eq "half-broken down removed railgate's filters" 0 "$(our_filters pf0vf0 pf1vf0)"
 

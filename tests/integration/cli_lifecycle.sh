@@ -30,7 +30,7 @@ out=$(rg up -c "$TMP/noif.yaml" 2>&1)
 check_eq "up with a missing representor exits 1" 1 "$?"
 check "the error names the interface" grep -q "pf9vf0: no such interface" <<<"$out"
 check_eq "nothing is attached after the failed up" 0 "$(links_of_ours)"
-check_fails "nothing is pinned after the failed up" test -e "$RAILGATE_PIN_DIR/v1/maps"
+check_fails "nothing is pinned after the failed up" test -e "$RG_PINS/maps"
 
 for mode in tc xdp xdp-generic; do
 	onenode_config "$TMP/$mode.yaml" "$mode" 2
@@ -92,12 +92,12 @@ check_eq "every interface now in xdp mode" "xdp xdp xdp" \
 # ---- down ------------------------------------------------------------------
 check "down" rg down
 check_eq "nothing of ours is attached" 0 "$(links_of_ours)"
-check_fails "nothing is pinned" test -e "$RAILGATE_PIN_DIR/v1"
+check_fails "nothing is pinned" test -e "$RG_PINS"
 check "down twice is fine" rg down
 check_fails "status says not up" rg status
 rg up -c "$TMP/two.yaml" >/dev/null
 OUR_PROG_IDS=$(ours_prog_ids)
-rm -f "$RAILGATE_PIN_DIR"/v1/progs/tc
+rm -f "$RG_PINS"/progs/tc
 check "down on a half-broken state (a pin missing)" rg down
 check_eq "half-broken down detached everything" 0 "$(links_of_ours)"
 

@@ -48,6 +48,7 @@ is_ready() { [ "$(http_code /readyz)" = 200 ]; }
 rep_rail_is() { [ "$(jq_status ".interfaces[] | select(.name==\"$1\" and .attached) | .rail")" = "$2" ]; }
 rep_gone() { [ -z "$(jq_status ".interfaces[] | select(.name==\"$1\") | .name")" ]; }
 gateway_mac_is() { [ "$(jq_status .gateway.mac)" = "$1" ]; }
+uplink_mtu_is() { [ "$(jq_status .uplink.mtu)" = "$1" ]; }
 log_has() { grep -q "$1" "$LOG"; }
 links_are() { [ "$(links_of_ours)" = "$1" ]; }
 metric_is() { [ "$(metric "$1")" = "$2" ]; }
@@ -168,6 +169,14 @@ check "the maps follow the new gateway MAC" wait_for 2 gateway_mac_is "$NEW_MAC"
 check "the log says the gateway moved" log_has "gateway 10.1.255.1 moved to $NEW_MAC"
 stream_start pod0 10.0.1.10 200 1000 9605
 check_stream "frames follow the gateway to its new MAC"
+
+# ---- the uplink's MTU changes: the too_big check and its answers follow ---------
+old_mtu=$(jq_status .uplink.mtu)
+ip -n "$ON-node" link set uplink0 mtu 1400
+check "the maps follow the uplink's new MTU" wait_for 3 uplink_mtu_is 1400
+check "the log says the uplink's MTU changed" log_has "uplink uplink0 MTU $old_mtu -> 1400"
+ip -n "$ON-node" link set uplink0 mtu "$old_mtu"
+check "and back to $old_mtu" wait_for 3 uplink_mtu_is "$old_mtu"
 
 # ---- the uplink going down is reported -------------------------------------------
 ip -n "$ON-node" link set uplink0 down

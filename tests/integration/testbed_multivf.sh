@@ -66,6 +66,19 @@ check_eq "n0-all: one rule per rail, table and priority 1000 + the rail's index"
 check "CHECK through libcni passes on the all-rails pod" tb pod check n0 all
 check "CHECK through libcni passes on the two-rail pod" tb pod check n1 two
 
+# The way back for railgate's ICMP errors: n0's uplink address (the
+# config has no icmpSource) via each rail's gateway, in main and the rail's table.
+icmp_routes_of() {
+	local r
+	for r in $(pod_rails n0-all); do
+		tb exec n0-all ip -4 route show 10.1.255.10/32 dev "net$r" | grep -c "via 10.0.$r.1"
+		tb exec n0-all ip -4 route show table $((1000 + r)) 10.1.255.10/32 | grep -c "via 10.0.$r.1"
+	done | paste -sd' '
+}
+want=$(for r in $(pod_rails n0-all); do echo "1 1"; done | paste -sd' ')
+check_eq "n0-all: a route to n0's uplink address (the ICMP source) via each rail, main and rail table" \
+	"$want" "$(icmp_routes_of)"
+
 # ---- ip route get: every (source, device, destination) -------------------
 
 # expect_way POD MODE RAIL DST DSTRAIL: "via GW dev IF" or "dev IF".

@@ -40,6 +40,8 @@ onenode_up() {
 	ON_PIN=$(mktemp -d "/tmp/$ON-pins.XXXX")
 	mount -t bpf bpf "$ON_PIN"
 	export RAILGATE_PIN_DIR="$ON_PIN/railgate"
+	# where this build pins: v<RG_ABI_VERSION> under the pin directory
+	RG_PINS="$RAILGATE_PIN_DIR/v$(sed -n 's/^#define RG_ABI_VERSION //p' maps/rg_abi.h)"
 }
 
 # onenode_add_pod R: pod R (net1 10.0.R.10/24) and its representor pfRvf0 on
@@ -141,7 +143,7 @@ check_stream() {
 ours_prog_ids() {
 	local p
 	for p in xdp tc; do
-		bpftool -j prog show pinned "$RAILGATE_PIN_DIR/v1/progs/$p" 2>/dev/null | jq -r .id
+		bpftool -j prog show pinned "$RG_PINS/progs/$p" 2>/dev/null | jq -r .id
 	done | paste -sd, -
 }
 

@@ -116,7 +116,7 @@ static const struct bad_case bad_cases[] = {
 	    "t.yaml:14:7: unknown key 'represntors' in rail (expected one of: name, subnet, gateway, representors, pf, vlan, mtu)" } },
 	{ "unknown key in computenet",
 	  HEADER SUPERNETS COMPUTENET "    gatewayMac: 0c:42:a1:00:00:01\n" RAILS RAIL0,
-	  { "t.yaml:10:5: unknown key 'gatewayMac' in computenet (expected one of: uplink, gateway, gatewayMAC, frontend)" } },
+	  { "t.yaml:10:5: unknown key 'gatewayMac' in computenet (expected one of: uplink, gateway, gatewayMAC, frontend, icmpSource, icmpRate, icmpBurst)" } },
 	{ "unknown key in datapath", GOOD "  datapath:\n    antispoof: false\n",
 	  { "t.yaml:20:5: unknown key 'antispoof' in datapath (expected one of: mode, antiSpoof)" } },
 	{ "duplicate key in a rail",
@@ -177,6 +177,22 @@ static const struct bad_case bad_cases[] = {
 	{ "MAC multicast",
 	  HEADER SUPERNETS COMPUTENET "    gatewayMAC: 01:00:5e:00:00:01\n" RAILS RAIL0,
 	  { "t.yaml:10:17: gatewayMAC 01:00:5e:00:00:01 is a multicast address; the gateway needs a unicast MAC" } },
+
+	{ "icmpSource multicast",
+	  HEADER SUPERNETS COMPUTENET "    icmpSource: 224.0.0.1\n" RAILS RAIL0,
+	  { "t.yaml:10:17: icmpSource must be a unicast address the node owns, got '224.0.0.1'" } },
+	{ "icmpSource zero",
+	  HEADER SUPERNETS COMPUTENET "    icmpSource: 0.0.0.0\n" RAILS RAIL0,
+	  { "t.yaml:10:17: icmpSource must be a unicast address the node owns, got '0.0.0.0'" } },
+	{ "icmpSource not an address",
+	  HEADER SUPERNETS COMPUTENET "    icmpSource: uplink\n" RAILS RAIL0,
+	  { "t.yaml:10:17: invalid IPv4 address 'uplink' (expected A.B.C.D)" } },
+	{ "icmpRate out of range",
+	  HEADER SUPERNETS COMPUTENET "    icmpRate: 1000001\n" RAILS RAIL0,
+	  { "t.yaml:10:15: icmpRate 1000001 is out of range 0..1000000" } },
+	{ "icmpBurst zero",
+	  HEADER SUPERNETS COMPUTENET "    icmpBurst: 0\n" RAILS RAIL0,
+	  { "t.yaml:10:16: icmpBurst 0 is out of range 1..1000000" } },
 
 	/* ---- relations between prefixes ---- */
 	{ "rail outside every supernet",
@@ -486,9 +502,28 @@ static void test_interface_md_example(void **state)
 	assert_null(cfg.nodes);
 	assert_int_equal(cfg.mode, RG_CONFIG_MODE_AUTO);
 	assert_true(cfg.anti_spoof);
+	/* ICMP answers: from the uplink's address, at the kernel's default rate */
+	assert_int_equal(cfg.computenet.icmp_source, 0);
+	assert_int_equal(cfg.computenet.icmp_rate, 1000);
+	assert_int_equal(cfg.computenet.icmp_burst, 50);
 
 	rg_config_free(&cfg);
 	assert_true(is_zeroed(&cfg));
+}
+
+/* computenet.icmpSource, icmpRate and icmpBurst as written. */
+static void test_icmp_keys(void **state)
+{
+	static const char text[] = HEADER SUPERNETS COMPUTENET
+		"    icmpSource: 10.1.0.7\n    icmpRate: 0\n    icmpBurst: 7\n" RAILS RAIL0;
+	struct rg_config cfg;
+
+	(void)state;
+	parse_ok(text, &cfg);
+	assert_int_equal(cfg.computenet.icmp_source, IP(10, 1, 0, 7));
+	assert_int_equal(cfg.computenet.icmp_rate, 0);
+	assert_int_equal(cfg.computenet.icmp_burst, 7);
+	rg_config_free(&cfg);
 }
 
 /* tests/unit/configs/example.yaml, read from disk as the CLI does. */
@@ -1309,6 +1344,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_cidr_parse),
 	cmocka_unit_test(test_ipv4_parse),
 	cmocka_unit_test(test_mac_parse),
+	cmocka_unit_test(test_icmp_keys),
 };
 
 /* The fixed tests, then one test per row of bad_cases. */

@@ -24,6 +24,7 @@
 struct fixture {
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_counter counters[RG_STAT_SLOTS];
+	struct rg_counter side[RG_SIDE_MAX];
 	struct rg_metrics_link links[2];
 	struct rg_metrics_snapshot snap;
 	char *text;
@@ -40,6 +41,8 @@ static int setup(void **state)
 	f->rails[1] = (struct rg_rail){ .flags = RG_RAIL_F_VALID, .name = "rail1" };
 	f->counters[RG_STAT_INDEX(0, RG_VERDICT_CROSS_RAIL)] = (struct rg_counter){ 300, 30000 };
 	f->counters[RG_STAT_INDEX(1, RG_DROP_SPOOFED)] = (struct rg_counter){ 7, 700 };
+	f->side[RG_SIDE_ICMP_SENT] = (struct rg_counter){ 12, 1080 };
+	f->side[RG_SIDE_ICMP_RATELIMITED] = (struct rg_counter){ 5, 0 };
 	f->links[0] = (struct rg_metrics_link){ .ifname = "pf0vf0", .rail = "rail0",
 						 .mode = RG_MODE_TC, .attached = true };
 	f->links[1] = (struct rg_metrics_link){ .ifname = "pf1vf0", .rail = "rail1",
@@ -47,7 +50,8 @@ static int setup(void **state)
 	f->snap = (struct rg_metrics_snapshot){
 		.datapath_up = true, .reloads_ok = 3, .reloads_error = 1, .uplink_up = 1,
 		.uplink_name = "ens6f1np1", .last_reload_ok = 0, .last_reload_success_time = 1767225600.25,
-		.version = "1.2\"x", .commit = "0123abcd", .counters = f->counters, .rails = f->rails,
+		.version = "1.2\"x", .commit = "0123abcd", .counters = f->counters, .side = f->side,
+		.rails = f->rails,
 		.links = f->links, .n_links = 2, .config_generation = 9,
 	};
 	*state = f;
@@ -108,6 +112,8 @@ static void test_help_and_type_once_per_family(void **state)
 		{ "railgate_config_last_reload_successful", "gauge" },
 		{ "railgate_config_last_reload_success_timestamp_seconds", "gauge" },
 		{ "railgate_build_info", "gauge" }, { "railgate_datapath_up", "gauge" },
+		{ "railgate_icmp_sent_total", "counter" },
+		{ "railgate_icmp_ratelimited_total", "counter" },
 	};
 	const char *t = render(*state);
 
@@ -132,6 +138,8 @@ static void test_gauges_and_escaping(void **state)
 	assert_line(t, "railgate_attached{interface=\"pf0vf0\",rail=\"rail0\",mode=\"tc\"} 1");
 	assert_line(t, "railgate_attached{interface=\"pf1vf0\",rail=\"rail1\",mode=\"xdp\"} 0");
 	assert_line(t, "railgate_config_generation 9");
+	assert_line(t, "railgate_icmp_sent_total 12");
+	assert_line(t, "railgate_icmp_ratelimited_total 5");
 	assert_line(t, "railgate_reloads_total{result=\"ok\"} 3");
 	assert_line(t, "railgate_reloads_total{result=\"error\"} 1");
 	assert_line(t, "railgate_uplink_up{interface=\"ens6f1np1\"} 1");

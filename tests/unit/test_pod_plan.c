@@ -112,6 +112,34 @@ static void test_plan_from_config(void **state)
 	}
 }
 
+/* The ICMP source gets a /32 through the rail unless a route of the plan
+ * or the rail's subnet covers it already. */
+static void test_plan_icmp_source(void **state)
+{
+	struct rg_pod_numbering num;
+	struct rg_pod_plan plan;
+	char err[256] = "";
+
+	(void)state;
+	rg_pod_numbering_default(&num);
+	assert_int_equal(rg_pod_plan_from_config(&cfg, &num, "net1", IP(10, 0, 1, 9), &plan, err,
+						 sizeof(err)), 0);
+	assert_int_equal(plan.n_dsts, 2);
+	assert_int_equal(rg_pod_plan_add_icmp_source(&plan, 0, err, sizeof(err)), 0);
+	assert_int_equal(rg_pod_plan_add_icmp_source(&plan, IP(10, 0, 7, 1), err, sizeof(err)), 0);
+	assert_int_equal(rg_pod_plan_add_icmp_source(&plan, IP(192, 168, 3, 3), err, sizeof(err)), 0);
+	assert_int_equal(rg_pod_plan_add_icmp_source(&plan, IP(10, 0, 1, 200), err, sizeof(err)), 0);
+	assert_int_equal(plan.n_dsts, 2);     /* supernet, front-end, rail subnet: covered */
+	assert_int_equal(rg_pod_plan_add_icmp_source(&plan, IP(10, 1, 255, 10), err, sizeof(err)), 0);
+	assert_int_equal(plan.n_dsts, 3);
+	assert_int_equal(plan.n_supernets, 1);
+	assert_int_equal(plan.dsts[2].addr, IP(10, 1, 255, 10));
+	assert_int_equal(plan.dsts[2].len, 32);
+	/* twice is once */
+	assert_int_equal(rg_pod_plan_add_icmp_source(&plan, IP(10, 1, 255, 10), err, sizeof(err)), 0);
+	assert_int_equal(plan.n_dsts, 3);
+}
+
 struct inline_case {
 	const char *name;
 	uint32_t addr;
@@ -215,6 +243,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_from_config),
+		cmocka_unit_test(test_plan_icmp_source),
 		cmocka_unit_test(test_plan_inline),
 		cmocka_unit_test(test_never_a_default_route),
 		cmocka_unit_test(test_route_text),

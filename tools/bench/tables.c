@@ -142,7 +142,7 @@ int bench_rg_table(struct bench_env *env, unsigned size, double *compile_ms,
 		return ret;
 	/* Before any activation both generations are empty: write 0. */
 	gen = env->ms.state->config_generation ? rg_map_set_active_gen(&env->ms) ^ 1 : 0;
-	ret = rg_map_set_write_generation(&env->ms, gen, &img, rails, &eg, &rep, 1, err, n);
+	ret = rg_map_set_write_generation(&env->ms, gen, &img, rails, &eg, NULL, &rep, 1, err, n);
 	if (!ret)
 		ret = rg_map_set_activate(&env->ms, gen, NULL);
 	*compile_ms = (t1 - t0) * 1e3;

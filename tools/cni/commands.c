@@ -201,9 +201,17 @@ static int plan_one(const struct cni_env *env, const struct cni_netconf *nc,
 		    const struct route_source *src, const struct pod_ip *ip,
 		    struct rg_pod_plan *plan, char *err, size_t errlen)
 {
-	if (src->have_cfg)
-		return rg_pod_plan_from_config(&src->cfg, &nc->numbering, env->ifname, ip->addr,
-					       plan, err, errlen);
+	int ret;
+
+	if (src->have_cfg) {
+		ret = rg_pod_plan_from_config(&src->cfg, &nc->numbering, env->ifname, ip->addr,
+					      plan, err, errlen);
+		/* the way back for railgate's ICMP errors (this runs in the node) */
+		if (!ret)
+			ret = rg_pod_plan_add_icmp_source(plan, rg_pod_icmp_source(&src->cfg),
+							  err, errlen);
+		return ret;
+	}
 	if (!nc->inline_routes.has_gateway && !ip->has_gateway) {
 		snprintf(err, errlen,
 			 "no gateway for %s: set \"gateway\" in the railgate config or give the IPAM pool a gateway",

@@ -164,3 +164,13 @@ int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
 		ret = plan_append(plan, in->frontend, in->n_frontend, "frontend", err, errlen);
 	return ret;
 }
+
+int rg_pod_plan_add_icmp_source(struct rg_pod_plan *plan, uint32_t src, char *err,
+				size_t errlen)
+{
+	struct rg_cidr host = { .addr = src, .len = 32 };
+
+	if (!src || in_any(plan->dsts, plan->n_dsts, src) || rg_cidr_contains(plan->subnet, src))
+		return 0;
+	return plan_append(plan, &host, 1, "ICMP source", err, errlen);
+}

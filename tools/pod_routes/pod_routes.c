@@ -5,9 +5,11 @@
  * pod_routes.h for what a rail interface gets and why.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/rtnetlink.h>
 
@@ -674,6 +676,31 @@ int rg_pod_list_addrs(int netns_fd, const char *ifname,
 			out[n++] = v.addrs[i];
 	pod_view_close(&v);
 	return (int)n;
+}
+
+uint32_t rg_pod_icmp_source(const struct rg_config *cfg)
+{
+	struct rg_pod_addr addrs[64];
+	uint32_t gw = cfg->computenet.gateway, src = 0;
+	char err[128];
+	int fd, n;
+
+	if (cfg->computenet.icmp_source)
+		return cfg->computenet.icmp_source;
+	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = rg_pod_list_addrs(fd, NULL, addrs, sizeof(addrs) / sizeof(addrs[0]), err,
+			      sizeof(err));
+	close(fd);
+	for (int i = 0; i < n && !src; i++) {
+		struct rg_cidr net = { .addr = addrs[i].addr & rg_prefix_mask(addrs[i].prefix_len),
+				       .len = addrs[i].prefix_len };
+
+		if (addrs[i].prefix_len && rg_cidr_contains(net, gw))
+			src = addrs[i].addr;
+	}
+	return src;
 }
 
 const char *rg_pod_route_str(const struct rg_pod_route *r, const char *ifname,

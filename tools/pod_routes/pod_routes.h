@@ -171,6 +171,25 @@ int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
 		       const char *ifname, uint32_t addr, uint8_t prefix_len,
 		       struct rg_pod_plan *plan, char *err, size_t errlen);
 
+/*
+ * Route the pod back to src, the source of railgate's ICMP errors, through
+ * the rail (in the rail's table and main, like a front-end prefix), so that
+ * it accepts Time Exceeded and Fragmentation Needed with rp_filter 0, 1 or
+ * 2.  Nothing when src is 0 or already covered by a route of the plan or
+ * the rail's own subnet.
+ */
+int rg_pod_plan_add_icmp_source(struct rg_pod_plan *plan, uint32_t src, char *err,
+				size_t errlen);
+
+/*
+ * The source of railgate's ICMP errors as the node has it, run in the
+ * node's network namespace (railgate-cni, `railgate route`):
+ * computenet.icmpSource, else the node's address in the connected subnet
+ * of computenet.gateway (the uplink's, the datapath's default); 0 when
+ * there is none.
+ */
+uint32_t rg_pod_icmp_source(const struct rg_config *cfg);
+
 /* Append extra front-end prefixes (CLI --frontend beside -c). */
 int rg_pod_plan_add_frontend(struct rg_pod_plan *plan, const struct rg_cidr *c, size_t n,
 			     char *err, size_t errlen);

@@ -256,6 +256,8 @@ static int plan_for(const struct route_opts *o, const struct rg_config *cfg,
 	ret = rg_pod_plan_from_config(cfg, &o->numbering, a->ifname, a->addr, plan, err, errlen);
 	if (!ret) /* --frontend adds prefixes to the config's own */
 		ret = rg_pod_plan_add_frontend(plan, o->in.frontend, o->in.n_frontend, err, errlen);
+	if (!ret) /* the way back for railgate's ICMP errors, as railgate-cni adds it */
+		ret = rg_pod_plan_add_icmp_source(plan, rg_pod_icmp_source(cfg), err, errlen);
 	return ret;
 }
 

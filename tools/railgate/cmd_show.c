@@ -140,6 +140,8 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 	json_object_object_add(x, "name", json_object_new_string(rg_ifname_str((int)eg->uplink_ifindex, buf)));
 	json_object_object_add(x, "ifindex", json_object_new_int((int)eg->uplink_ifindex));
 	json_object_object_add(x, "mac", json_object_new_string(rg_mac_str(eg->uplink_mac, buf)));
+	/* the MTU the datapath's too_big check and Fragmentation Needed use */
+	json_object_object_add(x, "mtu", json_object_new_int64((int64_t)eg->uplink_mtu));
 	json_object_object_add(o, "uplink", x);
 	x = json_object_new_object();
 	json_object_object_add(x, "ip", json_object_new_string(rg_ip_str(eg->gateway_ip, buf)));
@@ -230,8 +232,10 @@ int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
 		       json_object_get_string(json_object_object_get(js, "config_digest")),
 		       json_object_get_int(json_object_object_get(js, "active_tables")));
 		x = json_object_object_get(js, "uplink");
-		printf("uplink %s (%s), ", json_object_get_string(json_object_object_get(x, "name")),
-		       json_object_get_string(json_object_object_get(x, "mac")));
+		printf("uplink %s (%s, mtu %s), ",
+		       json_object_get_string(json_object_object_get(x, "name")),
+		       json_object_get_string(json_object_object_get(x, "mac")),
+		       json_object_get_string(json_object_object_get(x, "mtu")));
 		x = json_object_object_get(js, "gateway");
 		printf("gateway %s at %s, anti-spoof %s\n",
 		       json_object_get_string(json_object_object_get(x, "ip")),
@@ -287,7 +291,18 @@ static const char *slot_name(const struct rg_rail *rails, int slot, char *buf)
 	return buf;
 }
 
-static struct json_object *stats_json(const struct rg_rail *rails, const struct rg_counter *c)
+/* The side counters (enum rg_side) of the node, by name. */
+static struct json_object *side_json(const struct rg_counter *side)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < RG_SIDE_MAX; i++)
+		json_object_object_add(o, rg_side_name(i), counter_json(&side[i]));
+	return o;
+}
+
+static struct json_object *stats_json(const struct rg_rail *rails, const struct rg_counter *c,
+				      const struct rg_counter *side)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *tot = json_object_new_object();
@@ -316,7 +331,18 @@ static struct json_object *stats_json(const struct rg_rail *rails, const struct 
 		json_object_object_add(tot, rg_stat_name(s), counter_json(&sum[s]));
 	json_object_object_add(o, "rails", arr);
 	json_object_object_add(o, "total", tot);
+	json_object_object_add(o, "side", side_json(side));
 	return o;
+}
+
+/* The side counters that moved, as rows of rail "node". */
+static void side_table(const struct rg_counter *side)
+{
+	for (int i = 0; i < RG_SIDE_MAX; i++)
+		if (side[i].packets)
+			printf("%-12s %-18s %14llu %16llu\n", "node", rg_side_name(i),
+			       (unsigned long long)side[i].packets,
+			       (unsigned long long)side[i].bytes);
 }
 
 static void stats_table(const struct rg_rail *rails, const struct rg_counter *c,
@@ -410,10 +436,18 @@ int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
 		goto out;
 	}
 	if (!o.watch) {
-		if (o.json)
-			print_json(stats_json(rails, c));
-		else
+		struct rg_counter side[RG_SIDE_MAX];
+
+		if (rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err))) {
+			fprintf(stderr, "railgate stats: %s\n", err);
+			goto out;
+		}
+		if (o.json) {
+			print_json(stats_json(rails, c, side));
+		} else {
 			stats_table(rails, c, NULL, 0);
+			side_table(side);
+		}
 		ret = RG_EXIT_OK;
 		goto out;
 	}
@@ -432,7 +466,12 @@ int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
 			goto out;
 		}
 		if (o.json) {
-			struct json_object *js = stats_json(rails, c);
+			struct rg_counter side[RG_SIDE_MAX] = { 0 };
+			struct json_object *js;
+
+			/* the side counters as totals: they are no frame rates */
+			rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err));
+			js = stats_json(rails, c, side);
 
 			json_object_object_add(js, "interval_seconds", json_object_new_double(o.watch));
 			printf("%s\n", json_object_to_json_string_ext(js, JSON_C_TO_STRING_PLAIN));

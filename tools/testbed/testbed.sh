@@ -9,7 +9,7 @@
 #   testbed.sh down                   remove it (idempotent)
 #   testbed.sh exec NAME CMD...       run CMD in n<n>, n<n>-p<r>, sw, fab or fe
 #   testbed.sh config NODE            print the railgate RailConfig for node n<n>
-#   testbed.sh routes none|supernet   remove/add the pods' supernet+frontend routes
+#   testbed.sh routes none|supernet   remove/add the pods' supernet, frontend, ICMP-source routes
 #   testbed.sh pod add|check|del NODE all|two [RAIL...]
 #                                     a multi-VF pod through the real CNI chain
 #   testbed.sh break SCENARIO [TARGET] put the cluster into a failure scenario
@@ -69,6 +69,8 @@ readonly MAX_NODES=200
 readonly MAX_RAILS=64
 readonly MULTI_MAX_NODE=50        # multi-VF pods: hosts .150+n and .200+n
 readonly CNI_PLUGINS=/usr/lib/cni  # Debian's containernetworking-plugins
+# The pods' VFs run it (pods_send_wire_frames); make builds it.
+VF_XDP_OBJ=${VF_XDP_OBJ:-$REPO_DIR/build/vf_xdp.bpf.o}
 
 die() {
 	echo "testbed: $*" >&2
@@ -156,6 +158,7 @@ check_params() {
 	in_range "$NODES" 1 $MAX_NODES || die "NODES=$NODES: need 1..$MAX_NODES"
 	in_range "$RAILS" 1 $MAX_RAILS || die "RAILS=$RAILS: need 1..$MAX_RAILS"
 	in_range "$MTU" 1280 65535 || die "MTU=$MTU: need 1280..65535"
+	[ -f "$VF_XDP_OBJ" ] || die "$VF_XDP_OBJ is missing: run make"
 	case "$ROUTES" in
 	none | supernet) ;;
 	*) die "ROUTES=$ROUTES: need none or supernet" ;;
@@ -273,18 +276,24 @@ gen_pod_batch() {
 	local n=$1 r=$2
 	quiet_up lo net1
 	echo "address add $(pod_addr "$n" "$r")/24 dev net1"
-	[ "$ROUTES" = supernet ] && gen_pod_routes replace "$r"
+	[ "$ROUTES" = supernet ] && gen_pod_routes replace "$n" "$r"
 	return 0
 }
 
+# The pod routes railgate-cni gives a pod: the supernet and the front-end
+# through the rail, and the way back to the source of railgate's ICMP
+# errors (the node's uplink address), so the pod accepts them under any
+# rp_filter.
 gen_pod_routes() {
-	local verb=$1 r=$2
+	local verb=$1 n=$2 r=$3
 	if [ "$verb" = replace ]; then
 		echo "route replace $SUPERNET via $(rail_gw "$r") dev net1"
 		echo "route replace $FRONTEND_NET via $(rail_gw "$r") dev net1"
+		echo "route replace $(uplink_addr "$n")/32 via $(rail_gw "$r") dev net1"
 	else
 		echo "route flush exact $SUPERNET"
 		echo "route flush exact $FRONTEND_NET"
+		echo "route flush exact $(uplink_addr "$n")/32"
 	fi
 }
 
@@ -376,15 +385,26 @@ set_node_sysctls() {
 # to the MTU.  A veth would hand over CHECKSUM_PARTIAL and GSO super-frames
 # instead, which no SR-IOV representor sees and which an XDP program
 # (it sees bytes, not skb metadata) must not be asked to forward.  So the
-# pods' net1 computes checksums and segments in software.
+# pods' net1 computes checksums and segments in software.  And a VF takes
+# what its representor transmits: railgate's ICMP errors in xdp mode leave
+# the representor by XDP_TX, which a veth flushes to its peer only when the
+# peer runs XDP (with GRO alone they wait for the next skb), so net1 runs
+# an XDP_PASS program (tools/testbed/vf_xdp.bpf.c).
 pods_send_wire_frames() {
 	local n r
 	for ((n = 0; n < NODES; n++)); do
 		for ((r = 0; r < RAILS; r++)); do
 			nsenter --net="/run/netns/$P-n$n-p$r" ethtool -K net1 tx off gso off >/dev/null ||
 				die "ethtool -K net1 tx off gso off in $P-n$n-p$r failed"
+			vf_takes_xdp_tx "$P-n$n-p$r" net1
 		done
 	done
+}
+
+# vf_takes_xdp_tx NS DEV: the XDP_PASS program on a pod's VF (see above).
+vf_takes_xdp_tx() {
+	ip -force -n "$1" link set dev "$2" xdpdrv obj "$VF_XDP_OBJ" sec xdp.frags ||
+		die "attaching $VF_XDP_OBJ to $2 in $1 failed"
 }
 
 # bridge_forwarding NS: every port of every bridge in NS forwards.
@@ -594,7 +614,7 @@ cmd_routes() {
 	load_state
 	for ((n = 0; n < NODES; n++)); do
 		for ((r = 0; r < RAILS; r++)); do
-			gen_pod_routes "$verb" "$r" | ip -n "$P-n$n-p$r" -batch - ||
+			gen_pod_routes "$verb" "$n" "$r" | ip -n "$P-n$n-p$r" -batch - ||
 				die "routes $want: $P-n$n-p$r failed"
 		done
 	done
@@ -683,6 +703,7 @@ pod_add() {
 			die "pod add: CNI ADD of net$r in $pod failed"
 		# wire frames, as a VF hands its representor (see pods_send_wire_frames)
 		nsenter --net="/run/netns/$P-$pod" ethtool -K "net$r" tx off gso off >/dev/null
+		vf_takes_xdp_tx "$P-$pod" "net$r"
 	done
 }
 
