@@ -8,7 +8,7 @@ PKGS=(
 	make gcc libc6-dev clang llvm pkg-config bpftool libbpf-dev libelf-dev zlib1g-dev
 	linux-libc-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev libyaml-dev libjson-c-dev
 	libmicrohttpd-dev libcmocka-dev libssl-dev libnftables-dev nftables libclang-rt-14-dev
-	iproute2 ethtool iperf3 tcpdump iputils-ping traceroute iputils-tracepath jq procps kmod
+	iproute2 ethtool iperf3 tcpdump iputils-ping traceroute iputils-tracepath jq procps kmod man-db
 	containernetworking-plugins golang-github-appc-cni-dev prometheus gnuplot-nox help2man netsniff-ng
 	curl ca-certificates strace
 )

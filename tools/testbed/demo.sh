@@ -20,6 +20,8 @@ readonly PAUSE=${DEMO_PAUSE:-3}
 # every other rail of the next node.
 mapfile -t SAMPLE_NODES < <(printf '%s\n' 0 $((NODES / 2)) $((NODES - 1)) | sort -un)
 readonly SAMPLE_NODES
+# The rail of the intra-rail screen: rail 3 when there is one (any rail would do).
+readonly INTRA_RAIL=$((RAILS > 3 ? 3 : RAILS - 1))
 
 tb() { "$TB" "$@"; }
 pod_ip() { echo "10.0.$2.$((10 + $1))"; }   # node rail
@@ -188,7 +190,7 @@ intra_rail() {
 	local before after
 	screen "Intra-rail traffic stays on the rail"
 	before=$(uplink_rx_total)
-	show "$TB" exec n0-p3 ping -n -q -c 3 -i 0.2 -W 1 "$(pod_ip $((NODES - 1)) 3)"
+	show "$TB" exec "n0-p$INTRA_RAIL" ping -n -q -c 3 -i 0.2 -W 1 "$(pod_ip $((NODES - 1)) "$INTRA_RAIL")"
 	after=$(uplink_rx_total)
 	echo "packets the switch received from all node uplinks meanwhile: $((after - before))"
 }
@@ -224,7 +226,9 @@ doctor() {
 	{
 		cat "$TB_STATE/railgate-n0.yaml"
 		echo "  probe:"
-		echo "    targets: [$(pod_ip 1 1), $(pod_ip 1 $((RAILS - 1))), 192.168.0.10]"
+		# node 1's pods on its first and last rail (distinct for any RAILS >= 2,
+		# which the demo needs), and the front-end
+		echo "    targets: [$(pod_ip 1 0), $(pod_ip 1 $((RAILS - 1))), 192.168.0.10]"
 	} >"$TB_STATE/doctor-n0.yaml"
 	show "$TB" break 3 n0-all
 	doctor_shown
