@@ -36,19 +36,6 @@ on_exit() {
 	IT_CLEANUP+=("$1")
 }
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-
-# wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds; a bound
-# on a wait, never a timed assertion.
-wait_for() {
-	local deadline=$(( $(now_ms) + $1 * 1000 ))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(now_ms)" -ge "$deadline" ] && return 1
-		sleep 0.05
-	done
-}
-
 it_cleanup() {
 	local rc=$? i
 	trap - EXIT INT TERM
@@ -94,7 +81,7 @@ esac
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds; 1 when
-# SECONDS pass first.
+# SECONDS pass first (a bound on a wait, never a timed assertion).
 wait_for() {
 	local deadline=$(( $(now_ms) + $1 * 1000 ))
 	shift
