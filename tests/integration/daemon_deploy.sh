@@ -139,10 +139,12 @@ sed 's/subnet: 10.0.3.0\/24/subnet: 10.0.3.0\/33/' "$TMP/railgate.yaml" >"$TMP/b
 check_fails "railgate run --check-args refuses a bad config" "$RAILGATE" run -c "$TMP/bad.yaml" --check-args
 
 # ---- the Dockerfile -----------------------------------------------------------------
-# stage_packages N: the packages `apt-get install` gets in the Nth FROM stage.
+# stage_packages N: the packages `apt-get install` gets in the Nth FROM stage:
+# its line and the continuation lines up to the next `&& command`.
 stage_packages() {
 	awk -v n="$1" '/^FROM /{s++} s==n' deploy/Dockerfile |
-		sed -n '/apt-get install/,/rm -rf/p' | tr ' \\' '\n\n' |
+		awk '/apt-get install/ { on = 1; print; next } on && /^ *&&/ { on = 0 } on' |
+		tr ' \\' '\n\n' |
 		grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vxE 'apt-get|install|rm|rf|-y'
 }
 in_debian() {
