@@ -9,6 +9,7 @@
 #define RAILGATE_PREFIX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct rg_cidr {
@@ -30,6 +31,15 @@ static inline bool rg_cidr_contains(struct rg_cidr outer, uint32_t addr)
 static inline bool rg_cidr_covers(struct rg_cidr outer, struct rg_cidr inner)
 {
 	return inner.len >= outer.len && rg_cidr_contains(outer, inner.addr);
+}
+
+/* Whether any prefix of set[0..n) holds addr. */
+static inline bool rg_cidr_set_contains(const struct rg_cidr *set, size_t n, uint32_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rg_cidr_contains(set[i], addr))
+			return true;
+	return false;
 }
 
 /* Prefixes are nested or disjoint: two overlap when one covers the other. */

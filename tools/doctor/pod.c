@@ -34,10 +34,7 @@ struct pod_rail {
 
 static bool in_supernet(const struct rg_config *cfg, uint32_t addr)
 {
-	for (size_t i = 0; i < cfg->n_supernets; i++)
-		if (rg_cidr_contains(cfg->supernets[i], addr))
-			return true;
-	return false;
+	return rg_cidr_set_contains(cfg->supernets, cfg->n_supernets, addr);
 }
 
 static void fix_route_add(struct rg_check *c, const struct rg_doctor_ctx *x,

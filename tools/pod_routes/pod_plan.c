@@ -117,14 +117,6 @@ int rg_pod_plan_from_config(const struct rg_config *cfg, const struct rg_pod_num
 	return ret;
 }
 
-static bool in_any(const struct rg_cidr *set, size_t n, uint32_t addr)
-{
-	for (size_t i = 0; i < n; i++)
-		if (rg_cidr_contains(set[i], addr))
-			return true;
-	return false;
-}
-
 int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
 		       const struct rg_pod_numbering *num,
 		       const char *ifname, uint32_t addr, uint8_t prefix_len,
@@ -141,10 +133,10 @@ int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
 	rg_ip_str(gateway, gw);
 	if (!in->n_supernets)
 		return rg_err(err, errlen, -EINVAL, "no supernet given");
-	if (!in_any(in->supernets, in->n_supernets, addr))
+	if (!rg_cidr_set_contains(in->supernets, in->n_supernets, addr))
 		return rg_err(err, errlen, -EINVAL,
 			      "%s address %s is outside every supernet (not a rail address)", ifname, ip);
-	if (!in_any(in->supernets, in->n_supernets, gateway))
+	if (!rg_cidr_set_contains(in->supernets, in->n_supernets, gateway))
 		return rg_err(err, errlen, -EINVAL,
 			      "gateway %s is outside every supernet: it must be the rail's switch address", gw);
 	if (gateway == addr)
@@ -170,7 +162,7 @@ int rg_pod_plan_add_icmp_source(struct rg_pod_plan *plan, uint32_t src, char *er
 {
 	struct rg_cidr host = { .addr = src, .len = 32 };
 
-	if (!src || in_any(plan->dsts, plan->n_dsts, src) || rg_cidr_contains(plan->subnet, src))
+	if (!src || rg_cidr_set_contains(plan->dsts, plan->n_dsts, src) || rg_cidr_contains(plan->subnet, src))
 		return 0;
 	return plan_append(plan, &host, 1, "ICMP source", err, errlen);
 }

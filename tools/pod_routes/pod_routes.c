@@ -54,14 +54,6 @@ static bool cidr_equal(struct rg_cidr a, struct rg_cidr b)
 	return a.addr == b.addr && a.len == b.len;
 }
 
-static bool in_any(const struct rg_cidr *set, size_t n, uint32_t addr)
-{
-	for (size_t i = 0; i < n; i++)
-		if (rg_cidr_contains(set[i], addr))
-			return true;
-	return false;
-}
-
 static void report_route(struct rg_pod_report *rep, const struct rg_pod_route *r)
 {
 	if (rep->n_done < RG_POD_REPORT_MAX)
@@ -137,7 +129,7 @@ static bool route_of_other_rail(const struct pod_route *r, const struct rg_pod_p
 	if (r->oif == oif || r->type != RTN_UNICAST || r->multipath)
 		return false;
 	return r->proto == RG_POD_ROUTE_PROTO ||
-	       (r->has_gw && in_any(plan->dsts, plan->n_supernets, r->gw));
+	       (r->has_gw && rg_cidr_set_contains(plan->dsts, plan->n_supernets, r->gw));
 }
 
 /* Via the rail's gateway on the interface: railgate's route, or the same
