@@ -60,20 +60,24 @@ static __always_inline int rg_source_in_rail(const struct iphdr *iph,
 	return (bpf_ntohl(iph->saddr) & rep->mask) == rep->subnet;
 }
 
+/* Route entry index of rg_tbl24 or rg_tbl8 (both hold entry pairs). */
+static __always_inline __u32 rg_route_entry_at(void *table, __u32 index)
+{
+	__u32 key = RG_ROUTE_ELEM(index);
+	const struct rg_route_pair *pair = bpf_map_lookup_elem(table, &key);
+
+	return pair ? pair->entry[RG_ROUTE_IN_ELEM(index)] : RG_ROUTE(RG_ROUTE_NONE, 0);
+}
+
 /* DIR-24-8 inside a matched zone: the /24's tbl24 slot, then maybe tbl8. */
 static __always_inline __u32 rg_zone_lookup(__u32 gen, const struct rg_zone *z, __u32 dst)
 {
 	/* For a zone longer than /24, dst - net < 256: the slot is base. */
-	__u32 key = rg_tbl24_key(gen, z->base + ((dst - z->net) >> 8));
-	const __u32 *entry = bpf_map_lookup_elem(&rg_tbl24, &key);
+	__u32 entry = rg_route_entry_at(&rg_tbl24, rg_tbl24_key(gen, z->base + ((dst - z->net) >> 8)));
 
-	if (!entry)
-		return RG_ROUTE(RG_ROUTE_NONE, 0);
-	if (RG_ROUTE_KIND(*entry) != RG_ROUTE_TBL8)
-		return *entry;
-	key = rg_tbl8_key(gen, RG_ROUTE_ARG(*entry), dst & 0xff);
-	entry = bpf_map_lookup_elem(&rg_tbl8, &key);
-	return entry ? *entry : RG_ROUTE(RG_ROUTE_NONE, 0);
+	if (RG_ROUTE_KIND(entry) != RG_ROUTE_TBL8)
+		return entry;
+	return rg_route_entry_at(&rg_tbl8, rg_tbl8_key(gen, RG_ROUTE_ARG(entry), dst & 0xff));
 }
 
 /* The slow path, only for destinations outside every zone. */

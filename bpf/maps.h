@@ -35,22 +35,24 @@ struct {
 	__type(value, struct rg_generation);
 } rg_generation SEC(".maps");
 
-/* [gen * RG_TBL24_SLOTS + slot]: one route entry (or tbl8 pointer) per /24. */
+/* Entry gen * RG_TBL24_SLOTS + slot: one route entry (or tbl8 pointer) per
+ * /24, two entries per element (struct rg_route_pair: dense, see rg_abi.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, RG_GENERATIONS * RG_TBL24_SLOTS);
+	__uint(max_entries, RG_GENERATIONS * RG_TBL24_SLOTS / RG_ROUTES_PER_ELEM);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct rg_route_pair);
 } rg_tbl24 SEC(".maps");
 
-/* [(gen * RG_TBL8_GROUPS + group) * 256 + last octet]. */
+/* Entry (gen * RG_TBL8_GROUPS + group) * 256 + last octet, in pairs too. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE);
+	__uint(max_entries, RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE /
+			    RG_ROUTES_PER_ELEM);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct rg_route_pair);
 } rg_tbl8 SEC(".maps");
 
 /* Prefixes of zones too short to expand; key {8 + len, gen, addr}. */

@@ -3,7 +3,9 @@
  * One config onto this node: what `railgate up` does and what the daemon
  * repeats on every change.  Nothing in the kernel changes until the config
  * resolved completely; a reload is hitless and rolls back on failure; a
- * first load that fails removes what it pinned.
+ * first load that fails removes what it pinned (and only that).  A first
+ * load over an older railgate's pins takes its interfaces over hitlessly
+ * (takeover.h); over a newer one's it refuses.
  */
 #ifndef RAILGATE_APPLY_H
 #define RAILGATE_APPLY_H
@@ -16,6 +18,7 @@
 
 struct rg_apply_result {
 	bool     fresh;              /* the datapath was loaded by this call */
+	int      took_over_abi;      /* fresh, from an older railgate of this ABI (0: none) */
 	size_t   n_rails;
 	size_t   n_reps;
 	uint64_t config_generation;

@@ -239,6 +239,20 @@ int rg_clsact_query(int ifindex, __u32 our_prog_id)
 	return ret ? ret : slot == SLOT_OURS;
 }
 
+__u32 rg_clsact_prog_id(int ifindex)
+{
+	struct bpf_tc_hook hook;
+	struct bpf_tc_opts opts;
+	int ret;
+
+	ingress_hook(&hook, ifindex);
+	our_filter(&opts);
+	mute_kernel_acks();
+	ret = bpf_tc_query(&hook, &opts);
+	unmute_kernel_acks();
+	return ret ? 0 : opts.prog_id;
+}
+
 static int foreign_slot_err(const char *name, char *err, size_t errlen)
 {
 	rg_set_err(err, errlen, "%s: another tc filter holds railgate's handle 0x%x and "

@@ -74,6 +74,10 @@ __u32 rg_prog_id(int prog_fd);
  */
 int rg_clsact_query(int ifindex, __u32 our_prog_id);
 
+/* The id of the program at railgate's clsact handle and priority on
+ * ifindex (whoever put it there), 0 when none. */
+__u32 rg_clsact_prog_id(int ifindex);
+
 /*
  * Remove railgate's filter from ifindex's ingress: only ours, never another
  * filter, and never the clsact qdisc (it may have been there before us, and

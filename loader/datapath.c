@@ -18,6 +18,7 @@
 #include "datapath.h"
 #include "attach.h"
 #include "netfmt.h"
+#include "takeover.h"
 #include "railgate.skel.h"
 #include "../maps/errbuf.h"
 
@@ -148,7 +149,7 @@ static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t
 	return 0;
 }
 
-static void remove_tree(const char *path)
+void rg_pin_tree_remove(const char *path)
 {
 	struct dirent *de;
 	DIR *d = opendir(path);
@@ -163,7 +164,7 @@ static void remove_tree(const char *path)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-		remove_tree(child);
+		rg_pin_tree_remove(child);
 	}
 	closedir(d);
 	rmdir(path);
@@ -229,7 +230,7 @@ static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
 	int ret;
 
 	snprintf(staging, sizeof(staging), "%s/" RG_STAGING_PREFIX "v%d", dp->root, RG_ABI_VERSION);
-	remove_tree(staging);
+	rg_pin_tree_remove(staging);
 	ret = mkdir_p(staging);
 	if (ret)
 		return rg_err(err, n, ret, "cannot create %s: %s", staging, strerror(-ret));
@@ -244,7 +245,7 @@ static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
 	}
 	return 0;
 fail:
-	remove_tree(staging);
+	rg_pin_tree_remove(staging);
 	return ret;
 }
 
@@ -324,10 +325,14 @@ int rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg
 	return ret;
 }
 
-static enum rg_attach_mode mode_from_name(const char *s)
+enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex)
 {
+	char mode[32];
+
+	if (sscanf(name, "if%d-%31s", ifindex, mode) != 2)
+		return RG_MODE_NONE;
 	for (int m = RG_MODE_XDP; m <= RG_MODE_TC; m++)
-		if (strcmp(s, rg_attach_mode_name(m)) == 0)
+		if (strcmp(mode, rg_attach_mode_name(m)) == 0)
 			return m;
 	return RG_MODE_NONE;
 }
@@ -407,12 +412,11 @@ static int list_pinned_links(const struct rg_datapath *dp, struct rg_attached **
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
 		struct rg_attached a = { 0 };
-		char mode[32];
 		int fd;
 
-		if (sscanf(de->d_name, "if%d-%31s", &a.ifindex, mode) != 2)
+		if (sscanf(de->d_name, "if%d-", &a.ifindex) != 1)
 			continue;
-		a.mode = mode_from_name(mode);
+		a.mode = rg_link_pin_name_parse(de->d_name, &a.ifindex);  /* NONE: a mode we do not know */
 		snprintf(a.pin, sizeof(a.pin), "%s/%s", dir, de->d_name);
 		fd = bpf_obj_get(a.pin);
 		a.alive = fd >= 0 && rg_link_ifindex(fd) == a.ifindex;
@@ -449,8 +453,8 @@ int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, si
 	return 0;
 }
 
-static void link_pin_path(const struct rg_datapath *dp, int ifindex, enum rg_attach_mode mode,
-			  char *out, size_t n)
+void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
+			       enum rg_attach_mode mode, char *out, size_t n)
 {
 	snprintf(out, n, "%s/links/if%d-%s", dp->dir, ifindex, rg_attach_mode_name(mode));
 }
@@ -523,7 +527,7 @@ struct rg_new_link {
 	struct rg_representor old_rep;
 };
 
-static void detach_pin(const char *pin)
+void rg_pin_detach(const char *pin)
 {
 	/* Detach explicitly before unpinning: dropping the last reference
 	 * frees the link only when the pin's inode is evicted, later, so the
@@ -543,7 +547,7 @@ static void detach_attachment(const struct rg_datapath *dp, const struct rg_atta
 	if (a->mode == RG_MODE_TC_CLSACT)
 		rg_clsact_detach(a->ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
 	else
-		detach_pin(a->pin);
+		rg_pin_detach(a->pin);
 }
 
 static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
@@ -581,7 +585,7 @@ static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, 
 	ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, n);
 	if (ret)
 		return ret;
-	link_pin_path(dp, a->ifindex, a->mode, a->pin, sizeof(a->pin));
+	rg_datapath_link_pin_path(dp, a->ifindex, a->mode, a->pin, sizeof(a->pin));
 	unlink(a->pin);
 	if (bpf_obj_pin(link_fd, a->pin)) {
 		ret = -errno;
@@ -618,6 +622,17 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 
 		if (find_link(links, n_links, pr->ifindex, pr->mode))
 			continue;   /* already attached in this mode: never twice */
+		/* An older railgate runs it in this mode: its program is swapped
+		 * after the flip (rg_takeover_move), so no frame meets tables
+		 * that are not active yet. */
+		if (rg_takeover_holds(dp->takeover, pr->ifindex, (enum rg_attach_mode)pr->mode))
+			continue;
+		if (rg_takeover_other_xdp(dp->takeover, pr->ifindex, (enum rg_attach_mode)pr->mode)) {
+			rg_pin_detach(rg_takeover_other_xdp(dp->takeover, pr->ifindex,
+							    (enum rg_attach_mode)pr->mode)->pin);
+			rg_log_warn(log, "%s: detached the older railgate's XDP program to switch XDP "
+				    "mode: frames pass unrouted until the new mode is attached", pr->name);
+		}
 
 		memset(nl, 0, sizeof(*nl));
 		ret = rep_read(dp, pr->ifindex, &nl->old_rep);
@@ -639,7 +654,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 		for (size_t j = 0; j < n_links; j++) {
 			if (links[j].ifindex == pr->ifindex && !rg_attach_mode_is_tc(links[j].mode) &&
 			    !rg_attach_mode_is_tc(pr->mode) && links[j].mode != pr->mode) {
-				detach_pin(links[j].pin);
+				rg_pin_detach(links[j].pin);
 				rg_log_warn(log, "%s: detached %s to switch XDP mode: frames pass "
 					    "unrouted until the new mode is attached", pr->name,
 					    rg_attach_mode_name(links[j].mode));
@@ -754,6 +769,15 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		rollback_new_links(dp, added, n_added);
 		goto out;
 	}
+	/* 4b. an older railgate's interfaces: onto this program, now that
+	 * its tables are active (on failure they all go back) */
+	if (dp->takeover) {
+		ret = rg_takeover_move(dp->takeover, dp, plan, log, err, n);
+		if (ret) {
+			rollback_new_links(dp, added, n_added);
+			goto out;
+		}
+	}
 	/* 5. retire what the old config had and the new one does not */
 	retire_links(dp, plan, links, n_links, log);
 	uplinks_retire(dp, plan->egress.uplink_ifindex);
@@ -780,7 +804,7 @@ static void detach_links_in(const char *dir)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(pin, sizeof(pin), "%s/%s", dir, de->d_name);
-		detach_pin(pin);
+		rg_pin_detach(pin);
 	}
 	closedir(d);
 }
@@ -792,9 +816,11 @@ static void detach_links_in(const char *dir)
  * down.  The clsact qdiscs stay: railgate cannot tell one it created from
  * one that was there before, and an empty clsact costs nothing.
  */
-static void detach_clsact_in(const char *vdir)
+void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 keep_prog_id)
 {
 	size_t bytes = (size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor);
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
 	char pin[PATH_MAX];
 	__u32 prog_id = 0;
 	int *ifindexes;
@@ -812,18 +838,58 @@ static void detach_clsact_in(const char *vdir)
 	fd = bpf_obj_get(pin);
 	if (fd < 0)
 		return;
+	/* Another ABI's entries are read only if they have this one's layout. */
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.value_size != sizeof(struct rg_representor) ||
+	    info.max_entries != RG_GENERATIONS * RG_MAX_IFINDEX) {
+		close(fd);
+		return;
+	}
 	reps = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
 	ifindexes = malloc(RG_MAX_IFINDEX * sizeof(*ifindexes));
 	if (reps != MAP_FAILED && ifindexes) {
 		size_t found = clsact_ifindexes(reps, ifindexes);
 
-		for (size_t i = 0; i < found; i++)
+		for (size_t i = 0; i < found; i++) {
+			__u32 running = rg_clsact_prog_id(ifindexes[i]);
+
+			if ((only_prog_id && running != only_prog_id) ||
+			    (keep_prog_id && running == keep_prog_id))
+				continue;
 			rg_clsact_detach(ifindexes[i], prog_id);
+		}
 	}
 	free(ifindexes);
 	if (reps != MAP_FAILED)
 		munmap(reps, bytes);
 	close(fd);
+}
+
+int rg_link_pin_copy(const char *from, const char *to)
+{
+	int ret = 0, fd = bpf_obj_get(from);
+
+	if (fd < 0)
+		return -errno;
+	unlink(to);
+	if (bpf_obj_pin(fd, to))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int rg_datapath_discard(struct rg_datapath *dp)
+{
+	char links[PATH_MAX];
+
+	path_join(links, sizeof(links), dp->dir, "links");
+	detach_links_in(links);
+	/* exactly this load's filters: a filter put back on an older
+	 * version's program (rg_takeover_revert) is that version's */
+	rg_datapath_detach_clsact_in(dp->dir, rg_prog_id(dp->prog_fd[RG_PROG_TC]), 0);
+	rg_pin_tree_remove(dp->dir);
+	return 0;
 }
 
 int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n)
@@ -847,18 +913,18 @@ int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err
 
 		if (!strncmp(de->d_name, RG_STAGING_PREFIX, strlen(RG_STAGING_PREFIX))) {
 			snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
-			remove_tree(links);   /* a fresh load killed before its rename: no links */
+			rg_pin_tree_remove(links);   /* a fresh load killed before its rename: no links */
 			continue;
 		}
 		if (sscanf(de->d_name, "v%d", &ver) != 1)
 			continue;
 		snprintf(links, sizeof(links), "%s/%s/links", dp->root, de->d_name);
 		detach_links_in(links);
-		remove_tree(links);
+		rg_pin_tree_remove(links);
 		snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
-		if (ver == RG_ABI_VERSION)   /* the only layout this loader can read */
-			detach_clsact_in(links);
-		remove_tree(links);
+		/* any version whose representor entries have this layout */
+		rg_datapath_detach_clsact_in(links, 0, 0);
+		rg_pin_tree_remove(links);
 		found++;
 	}
 	closedir(d);

@@ -28,6 +28,7 @@
 #include "plan.h"
 
 struct railgate;                 /* the libbpf skeleton */
+struct rg_takeover;              /* takeover.h */
 
 enum rg_prog_id { RG_PROG_XDP, RG_PROG_TC, RG_PROG_COUNT };
 
@@ -39,6 +40,7 @@ struct rg_datapath {
 	struct rg_map_set maps;
 	int  prog_fd[RG_PROG_COUNT];
 	struct railgate *skel;       /* set when this process loaded the object */
+	struct rg_takeover *takeover; /* an older ABI's node this apply takes over, or NULL */
 };
 
 /* An interface the datapath is attached to, as read from the link pins
@@ -77,6 +79,22 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
  */
 int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
+
+/* Undo a first load that failed: detach this version's links and filters
+ * and remove dp->dir, and nothing else (another version's pins stay). */
+int  rg_datapath_discard(struct rg_datapath *dp);
+
+/* Pin files, for takeover.c.  A link's pin is dir/links/if<N>-<mode>. */
+void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
+			       enum rg_attach_mode mode, char *out, size_t n);
+enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex);
+int  rg_link_pin_copy(const char *from, const char *to);  /* pin the link at from also at to */
+void rg_pin_detach(const char *pin);          /* detach the link pinned there, unpin it */
+void rg_pin_tree_remove(const char *path);    /* unpin everything under path */
+/* railgate's clsact filters on the interfaces vdir's representor entries
+ * record as clsact (when they have this ABI's layout): detached, except
+ * those not running only_prog_id (when set) or running keep_prog_id. */
+void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 keep_prog_id);
 
 /* Detach everything and remove every pin under root (all ABI versions and
  * a fresh load's staging directory), keeping root itself, the lock's inode.

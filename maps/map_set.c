@@ -37,30 +37,28 @@ static const char *const rg_map_names[RG_MAPID_COUNT] = {
 
 /* Byte sizes of the mmap()ed maps: value size * max_entries. */
 #define RG_STATE_BYTES  sizeof(struct rg_state)
-#define RG_TBL24_BYTES  ((size_t)RG_GENERATIONS * RG_TBL24_SLOTS * RG_MMAP_SLOT_BYTES)
+#define RG_TBL24_BYTES  ((size_t)RG_GENERATIONS * RG_TBL24_SLOTS * sizeof(uint32_t))
 #define RG_TBL8_BYTES   ((size_t)RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE * \
-			 RG_MMAP_SLOT_BYTES)
+			 sizeof(uint32_t))
 /* rg_representor is 16 bytes, a multiple of 8: the mmap is a plain array. */
 #define RG_REPS_BYTES   ((size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor))
 _Static_assert(sizeof(struct rg_representor) % 8 == 0, "rg_representors mmap stride");
 
 
-/* Copy entries into an mmap()ed u32 ARRAY at element first: the kernel
- * strides elements at RG_MMAP_SLOT_BYTES, so this is no plain memcpy. */
+/* Copy route entries into (out of) an mmap()ed rg_tbl24 / rg_tbl8 at
+ * entry first: elements are rg_route_pair, 8 bytes, which is the kernel's
+ * stride, so the mmap is a dense array of entries (maps/rg_abi.h). */
+_Static_assert(sizeof(struct rg_route_pair) == RG_ROUTES_PER_ELEM * sizeof(uint32_t),
+	       "rg_tbl24 / rg_tbl8 mmap: dense entries");
+
 static void mmap_slots_write(uint32_t *mm, size_t first, const uint32_t *src, size_t count)
 {
-	const size_t stride = RG_MMAP_SLOT_BYTES / sizeof(uint32_t);
-
-	for (size_t i = 0; i < count; i++)
-		mm[(first + i) * stride] = src[i];
+	memcpy(mm + first, src, count * sizeof(*src));
 }
 
 static void mmap_slots_read(const uint32_t *mm, size_t first, uint32_t *dst, size_t count)
 {
-	const size_t stride = RG_MMAP_SLOT_BYTES / sizeof(uint32_t);
-
-	for (size_t i = 0; i < count; i++)
-		dst[i] = mm[(first + i) * stride];
+	memcpy(dst, mm + first, count * sizeof(*dst));
 }
 
 /* mmap() length: the kernel maps whole pages. */
@@ -121,10 +119,11 @@ static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
 		[RG_MAPID_STATE]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_state), 1 },
 		[RG_MAPID_GENERATION]   = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_generation),
 					    RG_GENERATIONS },
-		[RG_MAPID_TBL24]        = { BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
-					    RG_GENERATIONS * RG_TBL24_SLOTS },
-		[RG_MAPID_TBL8]         = { BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
-					    RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE },
+		[RG_MAPID_TBL24]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_route_pair),
+					    RG_GENERATIONS * RG_TBL24_SLOTS / RG_ROUTES_PER_ELEM },
+		[RG_MAPID_TBL8]         = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_route_pair),
+					    RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE /
+					    RG_ROUTES_PER_ELEM },
 		[RG_MAPID_LPM]          = { BPF_MAP_TYPE_LPM_TRIE, sizeof(uint32_t),
 					    RG_LPM_MAX_ENTRIES },
 		[RG_MAPID_RAILS]        = { BPF_MAP_TYPE_ARRAY, sizeof(struct rg_rail),

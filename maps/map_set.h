@@ -39,7 +39,7 @@ struct rg_map_set {
 	int fd[RG_MAPID_COUNT];      /* -1 when not open */
 	struct rg_state *state;      /* mmap of rg_state[0] */
 	uint32_t *tbl24;             /* mmap: RG_GENERATIONS * RG_TBL24_SLOTS slots, */
-	uint32_t *tbl8;              /* ... * RG_TBL8_GROUPS * 256; stride RG_MMAP_SLOT_BYTES */
+	uint32_t *tbl8;              /* ... * RG_TBL8_GROUPS * 256; dense (rg_route_pair elements) */
 	struct rg_representor *reps; /* mmap: [rg_rep_key(gen, ifindex)] */
 };
 

@@ -41,6 +41,14 @@ static int do_up(const char *pin_dir, const char *path, const enum rg_config_mod
 		fprintf(stderr, "railgate up: %s\n", err);
 		if (!res.fresh)
 			fprintf(stderr, "railgate up: the running datapath was left as it was\n");
+		else if (res.took_over_abi)
+			fprintf(stderr, "railgate up: railgate ABI v%d keeps running as it was\n",
+				res.took_over_abi);
+	} else if (res.took_over_abi) {
+		printf("railgate is up: %zu rails, %zu representors, config generation %llu "
+		       "(loaded, took over from railgate ABI v%d hitlessly)\n",
+		       res.n_rails, res.n_reps, (unsigned long long)res.config_generation,
+		       res.took_over_abi);
 	} else {
 		printf("railgate is up: %zu rails, %zu representors, config generation %llu (%s)\n",
 		       res.n_rails, res.n_reps, (unsigned long long)res.config_generation,
