@@ -249,6 +249,32 @@ fail:
 	return ret;
 }
 
+/* "Not up", and whether another ABI's railgate is (the takeover's case,
+ * takeover.h): its version and what to do. */
+static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
+{
+	struct dirent *de;
+	DIR *d = opendir(dp->root);
+	int other = 0;
+
+	while (d && (de = readdir(d))) {
+		int ver;
+		char tail;
+
+		if (sscanf(de->d_name, "v%d%c", &ver, &tail) == 1 && ver != RG_ABI_VERSION)
+			other = ver;
+	}
+	if (d)
+		closedir(d);
+	if (!other)
+		return rg_err(err, n, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
+	return rg_err(err, n, -ENOENT,
+		      "this railgate (map ABI v%d) is not up: railgate ABI v%d runs this node "
+		      "(pins under %s/v%d); %s", RG_ABI_VERSION, other, dp->root, other,
+		      other < RG_ABI_VERSION ? "this release's `railgate up` takes it over hitlessly"
+					     : "use the newer binary");
+}
+
 int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 {
 	char maps_dir[PATH_MAX], path[PATH_MAX];
@@ -266,7 +292,7 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 			return ret;
 		}
 	} else if (!create) {
-		return rg_err(err, n, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
+		return not_up_err(dp, err, n);
 	}
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {

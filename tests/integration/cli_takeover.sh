@@ -43,6 +43,9 @@ takeover() {
 	RAILGATE_TC_ATTACH=$tcattach old up -c "$TMP/$mode.yaml" >/dev/null
 	check "$name the previous release is up under v$OLD_ABI" test -e "$OLD_PINS/maps/rg_state"
 	old_ids=$(old_prog_ids)
+	check "$name this release's status names the old version and the way out" \
+		grep -q "railgate ABI v$OLD_ABI runs this node.*this release's .railgate up. takes it over" \
+		<<<"$(rg status 2>&1)"
 	stream_start pod0 10.0.1.10 200 1000 9500
 	check_stream "$name it forwards cross-rail"
 	before=$(old stats --json | jq '.rails[] | select(.rail=="rail0") | .counters.cross_rail.packets')
