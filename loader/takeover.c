@@ -99,12 +99,14 @@ int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t 
 		if (sscanf(de->d_name, "v%d%c", &ver, &tail) != 1 || ver == RG_ABI_VERSION)
 			continue;
 		if (ver > RG_ABI_VERSION) {
+			/* the message before closedir: de lives in d's buffer */
+			rg_err(err, n, -EEXIST,
+			       "a newer railgate (map ABI v%d, pins under %s/%s) runs this node; "
+			       "this one (ABI v%d) never takes a node from a newer one: run the "
+			       "newer binary, or its `railgate down` first",
+			       ver, root, de->d_name, RG_ABI_VERSION);
 			closedir(d);
-			return rg_err(err, n, -EEXIST,
-				      "a newer railgate (map ABI v%d, pins under %s/%s) runs this node; "
-				      "this one (ABI v%d) never takes a node from a newer one: run the "
-				      "newer binary, or its `railgate down` first",
-				      ver, root, de->d_name, RG_ABI_VERSION);
+			return -EEXIST;
 		}
 		if (ver > t->abi) {
 			t->abi = ver;
