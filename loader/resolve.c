@@ -19,9 +19,10 @@ static bool is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
-		       struct rg_link_info *up, char *err, size_t n)
+static int find_uplink(struct rg_nl *nl, const struct rg_link_table *lt,
+		       const struct rg_config *cfg, struct rg_link_info *up, char *err, size_t n)
 {
+	const struct rg_link_info *l;
 	char gw[RG_IP_STR_LEN];
 	int ifindex, ret;
 
@@ -30,14 +31,15 @@ static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
 		if (ret)
 			return rg_err(err, n, ret, "computenet.uplink auto: no route to the gateway %s: %s",
 				      rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
-		ret = rg_nl_link_by_index(nl, ifindex, up);
+		l = rg_link_table_by_index(lt, ifindex);
 	} else {
-		ret = rg_nl_link_by_name(nl, cfg->computenet.uplink, up);
+		l = rg_link_table_by_name(lt, cfg->computenet.uplink);
 	}
-	if (ret)
-		rg_set_err(err, n, "computenet.uplink %s: %s", cfg->computenet.uplink,
-			   ret == -ENODEV ? "no such interface" : strerror(-ret));
-	return ret;
+	if (!l)
+		return rg_err(err, n, -ENODEV, "computenet.uplink %s: no such interface",
+			      cfg->computenet.uplink);
+	*up = *l;
+	return 0;
 }
 
 static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
@@ -130,16 +132,17 @@ static int not_the_uplink(const struct rg_config_rail *rail, const char *pat,
 
 /* Every interface pat (a name or a glob) matches joins the plan for rail.
  * must_exist: a name that matches nothing is an error (else logged). */
-static int add_pattern(struct rg_nl *nl, struct rg_plan *plan, const struct rg_config_rail *rail,
-		       int rail_id, const char *pat, bool must_exist, enum rg_config_mode mode,
-		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
+static int add_pattern(const struct rg_link_table *lt, struct rg_plan *plan,
+		       const struct rg_config_rail *rail, int rail_id, const char *pat,
+		       bool must_exist, enum rg_config_mode mode, struct node_modes *nm,
+		       const struct rg_log *log, char *err, size_t n)
 {
 	struct rg_link_info *links = NULL;
 	size_t nl_count = 0;
-	int ret = rg_nl_links_matching(nl, pat, &links, &nl_count);
+	int ret = rg_link_table_match(lt, pat, &links, &nl_count);
 
 	if (ret)
-		return rg_err(err, n, ret, "rail %s: listing interfaces for %s: %s", rail->name,
+		return rg_err(err, n, ret, "rail %s: matching interfaces for %s: %s", rail->name,
 			      pat, strerror(-ret));
 	if (!nl_count && must_exist)
 		return rg_err(err, n, -ENODEV, "rail %s: representor %s: no such interface",
@@ -174,9 +177,9 @@ static int add_pattern(struct rg_nl *nl, struct rg_plan *plan, const struct rg_c
  * (loader/switchdev.h).  A PF named without a glob must exist; VFs created
  * later are attached by the daemon when their representors appear.
  */
-static int add_pf_reps(struct rg_nl *nl, struct rg_plan *plan, const struct rg_config_rail *rail,
-		       int rail_id, enum rg_config_mode mode, struct node_modes *nm,
-		       const struct rg_log *log, char *err, size_t n)
+static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
+		       const struct rg_config_rail *rail, int rail_id, enum rg_config_mode mode,
+		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
 {
 	const char *root = rg_sysfs_root();
 	struct rg_pf *pfs;
@@ -201,14 +204,14 @@ static int add_pf_reps(struct rg_nl *nl, struct rg_plan *plan, const struct rg_c
 		/* sysfs and netlink may disagree for a moment (a VF going
 		 * away): a representor netlink does not show is skipped */
 		for (size_t r = 0; !ret && r < pfs[i].n_reps; r++)
-			ret = add_pattern(nl, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
+			ret = add_pattern(lt, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
 					  log, err, n);
 	}
 	rg_pfs_free(pfs, n_pfs);
 	return ret;
 }
 
-static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
+static int add_matching_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
 			     struct node_modes *nm, const struct rg_log *log,
 			     char *err, size_t n)
@@ -217,9 +220,9 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 	int ret = 0;
 
 	if (rail->pf[0])
-		return add_pf_reps(nl, plan, rail, rail_id, mode, nm, log, err, n);
+		return add_pf_reps(lt, plan, rail, rail_id, mode, nm, log, err, n);
 	for (size_t i = 0; !ret && i < rail->n_representors; i++)
-		ret = add_pattern(nl, plan, rail, rail_id, rail->representors[i],
+		ret = add_pattern(lt, plan, rail, rail_id, rail->representors[i],
 				  !is_glob(rail->representors[i]), mode, nm, log, err, n);
 	return ret;
 }
@@ -254,6 +257,7 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		    char *err, size_t n)
 {
 	struct node_modes nm = { 0 };
+	struct rg_link_table lt = { 0 };
 	struct rg_link_info up;
 	uint8_t gw_mac[6];
 	int ret;
@@ -261,7 +265,13 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	ret = rg_plan_build(plan, cfg, prev, err, n);
 	if (ret)
 		return ret;
-	ret = find_uplink(nl, cfg, &up, err, n);
+	/* one snapshot of the node's links for every name, glob and PF below */
+	ret = rg_nl_link_table(nl, &lt);
+	if (ret) {
+		rg_set_err(err, n, "listing the node's interfaces: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = find_uplink(nl, &lt, cfg, &up, err, n);
 	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
 		rg_set_err(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
 			   RG_MAX_IFINDEX - 1);
@@ -294,12 +304,14 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 			    up.name);
 
 	for (size_t i = 0; i < cfg->n_rails; i++) {
-		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, &nm, log, err, n);
+		ret = add_matching_reps(&lt, plan, &cfg->rails[i], mode, &nm, log, err, n);
 		if (ret)
 			goto fail;
 	}
+	rg_link_table_free(&lt);
 	return 0;
 fail:
+	rg_link_table_free(&lt);
 	rg_plan_free(plan);
 	return ret;
 }
