@@ -40,6 +40,8 @@
  *         mtu: 68..65535                   optional, default 0 (not checked)
  *     datapath:                            optional
  *       mode: auto|xdp|xdp-generic|tc      default auto
+ *       tcAttach: auto|tcx|clsact          default auto (tcx where the kernel
+ *                                          has it); RAILGATE_TC_ATTACH wins
  *       antiSpoof: true|false              default true (YAML 1.2 booleans
  *                                          only: "yes"/"on" are refused)
  *     probe:                               optional (railgate probe)
@@ -1064,11 +1066,44 @@ const char *rg_config_mode_name(enum rg_config_mode mode)
 	return mode_names[mode];
 }
 
-enum datapath_key { DP_MODE, DP_ANTI_SPOOF, DP_NKEYS };
+static const char *const tc_attach_names[] = {
+	[RG_CONFIG_TC_ATTACH_AUTO]   = "auto",
+	[RG_CONFIG_TC_ATTACH_TCX]    = "tcx",
+	[RG_CONFIG_TC_ATTACH_CLSACT] = "clsact",
+};
+
+const char *rg_config_tc_attach_name(enum rg_config_tc_attach a)
+{
+	if ((unsigned)a >= ARRAY_SIZE(tc_attach_names))
+		return "unknown";
+	return tc_attach_names[a];
+}
+
+int rg_config_tc_attach_parse(const char *s, enum rg_config_tc_attach *out)
+{
+	for (size_t i = 0; s && i < ARRAY_SIZE(tc_attach_names); i++) {
+		if (!strcmp(s, tc_attach_names[i])) {
+			*out = (enum rg_config_tc_attach)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+enum datapath_key { DP_MODE, DP_TC_ATTACH, DP_ANTI_SPOOF, DP_NKEYS };
 static const struct key_spec datapath_keys[DP_NKEYS] = {
 	[DP_MODE]       = { "mode", false },
+	[DP_TC_ATTACH]  = { "tcAttach", false },
 	[DP_ANTI_SPOOF] = { "antiSpoof", false },
 };
+
+static void parse_tc_attach(struct parser *p, const yaml_node_t *n)
+{
+	const char *s = expect_string(p, n, "'tcAttach'");
+
+	if (s && rg_config_tc_attach_parse(s, &p->cfg->tc_attach))
+		error_node(p, n, "unknown datapath tcAttach '%s' (expected one of: auto, tcx, clsact)", s);
+}
 
 static void parse_mode(struct parser *p, const yaml_node_t *n)
 {
@@ -1095,6 +1130,8 @@ static void parse_datapath(struct parser *p, const yaml_node_t *map)
 	collect_keys(p, map, "in datapath", datapath_keys, DP_NKEYS, v);
 	if (v[DP_MODE])
 		parse_mode(p, v[DP_MODE]);
+	if (v[DP_TC_ATTACH])
+		parse_tc_attach(p, v[DP_TC_ATTACH]);
 	if (v[DP_ANTI_SPOOF])
 		parse_bool_node(p, v[DP_ANTI_SPOOF], "antiSpoof", &p->cfg->anti_spoof);
 }

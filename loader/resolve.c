@@ -66,6 +66,37 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 	return 0;
 }
 
+int rg_tc_attach_mode(enum rg_config_tc_attach want, int probe_ifindex, const char **why,
+		      char *err, size_t errlen)
+{
+	const char *env = getenv(RG_TC_ATTACH_ENV), *from = "datapath.tcAttach";
+	const char *ignored;
+	bool has_tcx;
+
+	if (!why)
+		why = &ignored;
+	if (env && *env) {
+		if (rg_config_tc_attach_parse(env, &want))
+			return rg_err(err, errlen, -EINVAL,
+				      "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV, env);
+		from = RG_TC_ATTACH_ENV;
+	}
+	if (want == RG_CONFIG_TC_ATTACH_CLSACT) {
+		*why = from;
+		return RG_MODE_TC_CLSACT;
+	}
+	has_tcx = rg_kernel_has_tcx(probe_ifindex);
+	if (want == RG_CONFIG_TC_ATTACH_TCX && !has_tcx)
+		return rg_err(err, errlen, -EOPNOTSUPP, "%s tcx: this kernel has no tcx (Linux 6.6 "
+			      "or later); use auto or clsact", from);
+	if (want == RG_CONFIG_TC_ATTACH_TCX) {
+		*why = from;
+		return RG_MODE_TC;
+	}
+	*why = has_tcx ? "auto: the kernel has tcx" : "auto: the kernel has no tcx";
+	return has_tcx ? RG_MODE_TC : RG_MODE_TC_CLSACT;
+}
+
 /*
  * What the node offers every representor alike: whether the uplink takes
  * XDP redirects, and how this kernel runs the tc program (a tcx link, or a
@@ -76,13 +107,21 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 struct node_modes {
 	int  uplink_ifindex;
 	bool uplink_takes_xdp;
+	enum rg_config_tc_attach tc_attach;   /* datapath.tcAttach */
 	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
+	const struct rg_log *log;
 };
 
 static int tc_mode(struct node_modes *nm, int probe_ifindex, char *err, size_t n)
 {
-	if (!nm->tc_mode)
-		nm->tc_mode = rg_tc_attach_mode(probe_ifindex, err, n);
+	const char *why = "";
+
+	if (nm->tc_mode)
+		return nm->tc_mode;
+	nm->tc_mode = rg_tc_attach_mode(nm->tc_attach, probe_ifindex, &why, err, n);
+	if (nm->tc_mode > 0)
+		rg_log_info(nm->log, "tc mode attaches %s (%s)",
+			    nm->tc_mode == RG_MODE_TC ? "tcx links" : "clsact filters", why);
 	return nm->tc_mode;
 }
 
@@ -291,6 +330,8 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	 * the representors would drop every cross-rail frame.  Generic XDP
 	 * transmits through the stack and has no such need. */
 	nm.uplink_ifindex = up.ifindex;
+	nm.tc_attach = cfg->tc_attach;
+	nm.log = log;
 	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
 	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
 		rg_set_err(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
