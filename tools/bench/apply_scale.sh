@@ -84,3 +84,36 @@ YAML
 		true
 	} >"$file"
 }
+
+# scale_ms CMD...: run CMD, print its wall time in ms; its output goes to
+# $SCALE_LAST (the caller checks what it said).
+scale_ms() {
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" >"$SCALE_LAST" 2>&1 || { cat "$SCALE_LAST" >&2; return 1; }
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000000))
+}
+
+# scale_run PREFIX DIR N KIND NAMED: `up` of a fresh config, a reload of a
+# changed one (a front-end prefix added: the other generation written and
+# flipped, every representor kept) and `down`, in ms, as "UP RELOAD DOWN".
+# KIND: xdp, tcx or clsact.  RAILGATE and RAILGATE_PIN_DIR must be set.
+scale_run() {
+	local p=$1 dir=$2 n=$3 kind=$4 named=$5 mode=tc tca up re dn
+	case $kind in
+	xdp) mode=xdp tca="" ;;
+	*) tca=$kind ;;
+	esac
+	SCALE_LAST="$dir/scale.out"
+	scale_config "$dir/a.yaml" "$n" "$mode" "$tca" "$named"
+	scale_config "$dir/b.yaml" "$n" "$mode" "$tca" "$named" 192.168.0.0/16
+	up=$(scale_ms ip netns exec "$p-scale" "$RAILGATE" up -c "$dir/a.yaml") || return 1
+	grep -q "railgate is up: $SCALE_RAILS rails, $n representors" "$SCALE_LAST" || {
+		echo "apply_scale: up of $n $kind representors said: $(cat "$SCALE_LAST")" >&2
+		return 1
+	}
+	re=$(scale_ms ip netns exec "$p-scale" "$RAILGATE" up -c "$dir/b.yaml") || return 1
+	dn=$(scale_ms ip netns exec "$p-scale" "$RAILGATE" down) || return 1
+	echo "$up $re $dn"
+}
