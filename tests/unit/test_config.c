@@ -273,6 +273,17 @@ static const struct bad_case bad_cases[] = {
 	{ "representor claimed by another rail's glob",
 	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      representors: [pf0vf3]\n",
 	  { "t.yaml:18:22: representor 'pf0vf3' of rail rail1 also matches 'pf0vf*' of rail rail0 (line 14)" } },
+	/* each entry reports the first earlier one it clashes with, in file
+	 * order, whichever way round the glob is, and within a rail only
+	 * duplicates count */
+	{ "a later rail's glob claims earlier names; a duplicate in one rail",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n"
+	  "      representors: [ens1, ens2, ens1, \"en*\"]\n"
+	  "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n"
+	  "      representors: [\"ens?\", ens2]\n",
+	  { "t.yaml:14:34: duplicate representor 'ens1' (first in rail rail0 at line 14)",
+	    "t.yaml:18:22: representor 'ens?' of rail rail1 also matches 'ens1' of rail rail0 (line 14)",
+	    "t.yaml:18:30: duplicate representor 'ens2' (first in rail rail0 at line 14)" } },
 	/* finding 4: the uplink attached as a representor sends computenet
 	 * traffic back out or drops it as spoofed */
 	{ "the uplink as a representor",
