@@ -136,7 +136,7 @@ time_railgate_up() {
 # "N KIND NAMES ROUND UP RELOAD DOWN" into $TMP/scale.dat.
 SCALE_SIZES=(64 256 1024)
 SCALE_NAMED_AT=256
-SCALE_ROUNDS=5
+SCALE_ROUNDS=9
 time_apply_scale() {
 	local n kind r rounds names t t0 t1
 	SCALE_PIN="$TMP/scale-bpffs"
@@ -184,7 +184,9 @@ report_apply_scale() {
 		    medians: (group_by([.representors, .attach, .names])
 			| map({ representors: .[0].representors, attach: .[0].attach, names: .[0].names,
 				rounds: length, up_ms: (map(.up_ms) | median),
-				reload_ms: (map(.reload_ms) | median), down_ms: (map(.down_ms) | median) })) }
+				reload_ms: (map(.reload_ms) | median), down_ms: (map(.down_ms) | median),
+				up_range: [(map(.up_ms) | min), (map(.up_ms) | max)],
+				reload_range: [(map(.reload_ms) | min), (map(.reload_ms) | max)] })) }
 		| .named_vs_glob = [.medians as $m | $m[] | select(.names == "named") | . as $nm
 			| ($m[] | select(.names == "glob" and .attach == $nm.attach and
 					 .representors == $nm.representors)) as $g
@@ -204,12 +206,13 @@ report_apply_scale() {
 		jq -r '.medians[] | select(.names == "glob")
 			| "| \(.representors) | \(.attach) | \(.up_ms) | \(.reload_ms) | \(.down_ms) | \(.up_ms / .representors * 100 | round / 100) | \(.down_ms / .representors * 100 | round / 100) | \(.rounds) |"' "$TMP/scale.json"
 		echo
-		echo "Every representor named in the config against one glob per rail, same run, alternating (target: named within 10% of glob):"
+		echo "Every representor named in the config against one glob per rail, same run, alternating; median [min–max] of the rounds (target: named within 10% of glob):"
 		echo
 		echo "| attach | representors | up glob (ms) | up named (ms) | named / glob | reload glob (ms) | reload named (ms) | named / glob | rounds |"
 		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-		jq -r '.named_vs_glob[]
-			| "| \(.attach) | \(.representors) | \(.glob.up_ms) | \(.named.up_ms) | \(.up_ratio * 100 | round / 100) | \(.glob.reload_ms) | \(.named.reload_ms) | \(.reload_ratio * 100 | round / 100) | \(.named.rounds) |"' "$TMP/scale.json"
+		jq -r 'def r: "\(.[0])–\(.[1])";
+			.named_vs_glob[]
+			| "| \(.attach) | \(.representors) | \(.glob.up_ms) [\(.glob.up_range | r)] | \(.named.up_ms) [\(.named.up_range | r)] | \(.up_ratio * 100 | round / 100) | \(.glob.reload_ms) [\(.glob.reload_range | r)] | \(.named.reload_ms) [\(.named.reload_range | r)] | \(.reload_ratio * 100 | round / 100) | \(.named.rounds) |"' "$TMP/scale.json"
 		echo
 		jq -r '.named_vs_glob[]
 			| "- named vs glob, \(.attach), \(.representors) representors: up \(.up_ratio * 100 | round / 100)x, reload \(.reload_ratio * 100 | round / 100)x (target <= 1.10: \(if .up_ratio <= 1.10 and .reload_ratio <= 1.10 then "met" else "MISSED" end))"' "$TMP/scale.json"
