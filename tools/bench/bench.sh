@@ -131,12 +131,13 @@ time_railgate_up() {
 # every size and attach kind, globs (pf<r>vf*); at SCALE_NAMED_AT the same
 # with every representor named, alternating with the glob config (which
 # goes first flips each round: a run after a tcx down meets the kernel's
-# deferred work), SCALE_ROUNDS rounds each (tcx: one, its up and down alone
-# take ~12 ms per representor in the kernel).  Lines
+# deferred work), SCALE_ROUNDS rounds each (tcx: SCALE_TCX_ROUNDS, its up
+# and down alone take ~12 ms per representor in the kernel).  Lines
 # "N KIND NAMES ROUND UP RELOAD DOWN" into $TMP/scale.dat.
 SCALE_SIZES=(64 256 1024)
 SCALE_NAMED_AT=256
 SCALE_ROUNDS=9
+SCALE_TCX_ROUNDS=3
 time_apply_scale() {
 	local n kind r rounds names t t0 t1
 	SCALE_PIN="$TMP/scale-bpffs"
@@ -152,7 +153,8 @@ time_apply_scale() {
 		for kind in xdp tcx clsact; do
 			rounds=1 names=glob
 			[ "$n" -eq "$SCALE_NAMED_AT" ] && names="glob named"
-			[ "$n" -eq "$SCALE_NAMED_AT" ] && [ "$kind" != tcx ] && rounds=$SCALE_ROUNDS
+			[ "$n" -eq "$SCALE_NAMED_AT" ] && rounds=$SCALE_ROUNDS
+			[ "$n" -eq "$SCALE_NAMED_AT" ] && [ "$kind" = tcx ] && rounds=$SCALE_TCX_ROUNDS
 			for ((r = 0; r < rounds; r++)); do
 				[ $((r % 2)) -eq 1 ] && [ "$names" = "glob named" ] && names="named glob"
 				[ $((r % 2)) -eq 0 ] && [ "$names" = "named glob" ] && names="glob named"
@@ -225,7 +227,7 @@ json="$OUT/$stamp.json" md="$OUT/$stamp.md" png="$OUT/$stamp.png" dat="$TMP/rati
 args=($(bench_topo_args "$P"))
 if [ $SMOKE -eq 1 ]; then
 	args+=(--sizes 16 --rounds 1 --seconds 0.3 --frames 2000000 --cost-calls 20)
-	SCALE_SIZES=(64) SCALE_NAMED_AT=64 SCALE_ROUNDS=1
+	SCALE_SIZES=(64) SCALE_NAMED_AT=64 SCALE_ROUNDS=1 SCALE_TCX_ROUNDS=1
 fi
 cmd=("$BENCH" "${args[@]}" "${EXTRA[@]}" --json "$json" --md "$md" --dat "$dat")
 echo "bench: ${cmd[*]}" >&2
