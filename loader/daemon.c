@@ -650,9 +650,12 @@ static void on_link_event(struct daemon *d, const struct rg_nl_event *ev)
 		rg_log_event(dlog(d), RG_LOG_INFO, "link", "%s (ifindex %d) vanished: forgetting it",
 			     ev->name, ev->ifindex);
 		schedule(d, PENDING_RECONCILE);
-	} else if (ev->type == RG_NL_LINK_NEW && !attached && name_matches_rail(d, ev->name)) {
-		if (d->pending & PENDING_RECONCILE)
-			return;   /* a new link sends a burst of RTM_NEWLINK: log one */
+	} else if (ev->type == RG_NL_LINK_NEW && !attached && !(d->pending & PENDING_RECONCILE) &&
+		   name_matches_rail(d, ev->name)) {
+		/* With a reconcile pending (a new link sends a burst of
+		 * RTM_NEWLINK, a PF 128 VFs at once) nothing is asked: the
+		 * reconcile resolves every rail anew, and for a rail by pf each
+		 * question reads every netdev in sysfs. */
 		rg_log_event(dlog(d), RG_LOG_INFO, "link", "%s (ifindex %d) matches a rail: attaching",
 			     ev->name, ev->ifindex);
 		schedule(d, PENDING_RECONCILE);
