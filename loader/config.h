@@ -49,7 +49,7 @@ enum rg_config_mode {
 };
 
 /* How tc mode attaches (datapath.tcAttach); RAILGATE_TC_ATTACH, when set,
- * overrides it (loader/attach.h, rg_tc_attach_mode: the one place that
+ * overrides it (loader/resolve.h, rg_tc_attach_mode: the one place that
  * decides). */
 enum rg_config_tc_attach {
 	RG_CONFIG_TC_ATTACH_AUTO = 0,  /* tcx where the kernel has it (6.6+), else clsact */
