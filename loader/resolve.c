@@ -110,6 +110,9 @@ struct node_modes {
 	enum rg_config_tc_attach tc_attach;   /* datapath.tcAttach */
 	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
 	const struct rg_log *log;
+	/* sysfs's netdevs, read when the first rail by pf asks: one scan for
+	 * every rail, not one each */
+	struct rg_netdevs *netdevs;
 };
 
 static int tc_mode(struct node_modes *nm, int probe_ifindex, char *err, size_t n)
@@ -221,11 +224,13 @@ static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
 {
 	const char *root = rg_sysfs_root();
-	struct rg_pf *pfs;
-	size_t n_pfs;
+	struct rg_pf *pfs = NULL;
+	size_t n_pfs = 0;
 	char why[512];
-	int ret = rg_switchdev_pfs(root, rail->pf, &pfs, &n_pfs, why, sizeof(why));
+	int ret = nm->netdevs ? 0 : rg_switchdev_read(root, &nm->netdevs, why, sizeof(why));
 
+	if (!ret)
+		ret = rg_switchdev_pfs_of(nm->netdevs, rail->pf, &pfs, &n_pfs, why, sizeof(why));
 	if (ret)
 		return rg_err(err, n, ret, "rail %s: pf %s: %s", rail->name, rail->pf, why);
 	if (!n_pfs && !is_glob(rail->pf))
@@ -349,9 +354,11 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		if (ret)
 			goto fail;
 	}
+	rg_netdevs_free(nm.netdevs);
 	rg_link_table_free(&lt);
 	return 0;
 fail:
+	rg_netdevs_free(nm.netdevs);
 	rg_link_table_free(&lt);
 	rg_plan_free(plan);
 	return ret;
