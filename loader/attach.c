@@ -104,28 +104,14 @@ bool rg_attach_mode_is_tc(enum rg_attach_mode mode)
 
 /* Kernels before 6.6 know no tcx attach type and refuse even a query of it
  * with EINVAL; the query changes nothing on the device. */
-static bool kernel_has_tcx(int ifindex)
+bool rg_kernel_has_tcx(int probe_ifindex)
 {
 	__u32 count = 0;
+	/* lo (ifindex 1) exists in every namespace when there is nothing to probe */
+	int ifindex = probe_ifindex > 0 ? probe_ifindex : 1;
 
 	return bpf_prog_query(ifindex, RG_BPF_TCX_INGRESS, 0, NULL, NULL, &count) == 0 ||
 	       errno != EINVAL;
-}
-
-int rg_tc_attach_mode(int probe_ifindex, char *err, size_t errlen)
-{
-	const char *want = getenv(RG_TC_ATTACH_ENV);
-
-	if (want && !strcmp(want, "clsact"))
-		return RG_MODE_TC_CLSACT;
-	if (want && !strcmp(want, "tcx"))
-		return RG_MODE_TC;
-	if (want && *want && strcmp(want, "auto"))
-		return rg_err(err, errlen, -EINVAL, "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV,
-			      want);
-	/* lo (ifindex 1) exists in every namespace when there is nothing to probe */
-	return kernel_has_tcx(probe_ifindex > 0 ? probe_ifindex : 1) ? RG_MODE_TC
-								    : RG_MODE_TC_CLSACT;
 }
 
 static void ingress_hook(struct bpf_tc_hook *hook, int ifindex)

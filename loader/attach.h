@@ -40,17 +40,9 @@ int rg_link_ifindex(int link_fd);
  * of this name is not ours (rg_clsact_query). */
 #define RG_TC_PROG_NAME   "railgate_tc"
 
-/* RAILGATE_TC_ATTACH selects how tc mode attaches: "tcx", "clsact", or
- * "auto" (the default when unset: tcx where the kernel has it). */
-#define RG_TC_ATTACH_ENV  "RAILGATE_TC_ATTACH"
-
-/*
- * The tc attach mode for this node: RG_MODE_TC (tcx) or RG_MODE_TC_CLSACT,
- * from RG_TC_ATTACH_ENV, else probed on probe_ifindex (a read-only tcx
- * query, refused with EINVAL by kernels that predate tcx).  -EINVAL with
- * a message for an unknown value of the variable.
- */
-int rg_tc_attach_mode(int probe_ifindex, char *err, size_t errlen);
+/* Whether this kernel has tcx (Linux 6.6+), asked on probe_ifindex (lo
+ * when 0) with a read-only query, which older kernels refuse with EINVAL. */
+bool rg_kernel_has_tcx(int probe_ifindex);
 
 /* RG_MODE_TC or RG_MODE_TC_CLSACT: the modes that run the tc program. */
 bool rg_attach_mode_is_tc(enum rg_attach_mode mode);

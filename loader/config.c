@@ -40,6 +40,8 @@
  *         mtu: 68..65535                   optional, default 0 (not checked)
  *     datapath:                            optional
  *       mode: auto|xdp|xdp-generic|tc      default auto
+ *       tcAttach: auto|tcx|clsact          default auto (tcx where the kernel
+ *                                          has it); RAILGATE_TC_ATTACH wins
  *       antiSpoof: true|false              default true (YAML 1.2 booleans
  *                                          only: "yes"/"on" are refused)
  *     probe:                               optional (railgate probe)
@@ -1064,11 +1066,44 @@ const char *rg_config_mode_name(enum rg_config_mode mode)
 	return mode_names[mode];
 }
 
-enum datapath_key { DP_MODE, DP_ANTI_SPOOF, DP_NKEYS };
+static const char *const tc_attach_names[] = {
+	[RG_CONFIG_TC_ATTACH_AUTO]   = "auto",
+	[RG_CONFIG_TC_ATTACH_TCX]    = "tcx",
+	[RG_CONFIG_TC_ATTACH_CLSACT] = "clsact",
+};
+
+const char *rg_config_tc_attach_name(enum rg_config_tc_attach a)
+{
+	if ((unsigned)a >= ARRAY_SIZE(tc_attach_names))
+		return "unknown";
+	return tc_attach_names[a];
+}
+
+int rg_config_tc_attach_parse(const char *s, enum rg_config_tc_attach *out)
+{
+	for (size_t i = 0; s && i < ARRAY_SIZE(tc_attach_names); i++) {
+		if (!strcmp(s, tc_attach_names[i])) {
+			*out = (enum rg_config_tc_attach)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+enum datapath_key { DP_MODE, DP_TC_ATTACH, DP_ANTI_SPOOF, DP_NKEYS };
 static const struct key_spec datapath_keys[DP_NKEYS] = {
 	[DP_MODE]       = { "mode", false },
+	[DP_TC_ATTACH]  = { "tcAttach", false },
 	[DP_ANTI_SPOOF] = { "antiSpoof", false },
 };
+
+static void parse_tc_attach(struct parser *p, const yaml_node_t *n)
+{
+	const char *s = expect_string(p, n, "'tcAttach'");
+
+	if (s && rg_config_tc_attach_parse(s, &p->cfg->tc_attach))
+		error_node(p, n, "unknown datapath tcAttach '%s' (expected one of: auto, tcx, clsact)", s);
+}
 
 static void parse_mode(struct parser *p, const yaml_node_t *n)
 {
@@ -1095,6 +1130,8 @@ static void parse_datapath(struct parser *p, const yaml_node_t *map)
 	collect_keys(p, map, "in datapath", datapath_keys, DP_NKEYS, v);
 	if (v[DP_MODE])
 		parse_mode(p, v[DP_MODE]);
+	if (v[DP_TC_ATTACH])
+		parse_tc_attach(p, v[DP_TC_ATTACH]);
 	if (v[DP_ANTI_SPOOF])
 		parse_bool_node(p, v[DP_ANTI_SPOOF], "antiSpoof", &p->cfg->anti_spoof);
 }
@@ -1645,41 +1682,101 @@ static bool is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* A representor entry of the config, in file order. */
+struct rep_ref {
+	size_t rail, k;
+	const char *name;
+};
+
+static const yaml_node_t *rep_node(const struct parser *p, const struct rep_ref *r)
+{
+	return p->rails[r->rail].representors[r->k];
+}
+
+/* The first of the entries of_kind (the globs, or the names: the other
+ * kind than entry s) before s, in another rail, that clashes with s
+ * (the glob matches the name): SIZE_MAX when none does. */
+static size_t first_glob_clash(const struct rep_ref *refs, const size_t *of_kind, size_t n,
+			       size_t s)
+{
+	const struct rep_ref *me = &refs[s];
+
+	for (size_t x = 0; x < n && of_kind[x] < s; x++) {
+		const struct rep_ref *o = &refs[of_kind[x]];
+		const char *glob = is_glob(me->name) ? me->name : o->name;
+		const char *name = is_glob(me->name) ? o->name : me->name;
+
+		if (o->rail != me->rail && !fnmatch(glob, name, 0))
+			return of_kind[x];
+	}
+	return SIZE_MAX;
+}
+
 /*
  * Each representor belongs to one rail: the same name or glob twice is an
  * error, and so is a name in one rail that a glob of another rail matches
- * (the interface would be claimed by both).
+ * (the interface would be claimed by both).  Each entry reports the first
+ * earlier entry, in file order, it clashes with.  Duplicates come from a
+ * sort by name and glob-name clashes pair an entry only with the earlier
+ * entries of the other kind: n log n plus names x globs, not every pair
+ * (1024 named representors were half a million comparisons).
  */
-static void check_representor(struct parser *p, size_t i, size_t k)
+static void check_representors(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
-	const char *name = c->rails[i].representors[k];
-	const yaml_node_t *at = p->rails[i].representors[k];
-	size_t j, l;
+	struct rep_ref *refs;
+	struct name_ref *sorted;
+	size_t *first_same, *globs, *names;
+	size_t total = 0, s = 0, n_globs = 0, n_names = 0, head = 0;
 
-	for (j = 0; j <= i; j++) {
-		const struct rg_config_rail *other = &c->rails[j];
-		size_t end = j == i ? k : other->n_representors;
-
-		for (l = 0; l < end; l++) {
-			const char *prev = other->representors[l];
-			unsigned line = node_pos(p->rails[j].representors[l]).line;
-
-			if (!strcmp(name, prev)) {
-				error_node(p, at, "duplicate representor '%s' (first in rail %s at line %u)",
-					   name, rail_label(c, j).s, line);
-				return;
-			}
-			if (j == i)
-				continue;
-			if ((!is_glob(name) && is_glob(prev) && !fnmatch(prev, name, 0)) ||
-			    (is_glob(name) && !is_glob(prev) && !fnmatch(name, prev, 0))) {
-				error_node(p, at, "representor '%s' of rail %s also matches '%s' of rail %s (line %u)",
-					   name, rail_label(c, i).s, prev, rail_label(c, j).s, line);
-				return;
-			}
+	for (size_t i = 0; i < c->n_rails; i++)
+		total += c->rails[i].n_representors;
+	if (!total)
+		return;
+	refs = parser_calloc(p, total, sizeof(*refs));
+	sorted = parser_calloc(p, total, sizeof(*sorted));
+	first_same = parser_calloc(p, total, sizeof(*first_same));
+	globs = parser_calloc(p, total, sizeof(*globs));
+	names = parser_calloc(p, total, sizeof(*names));
+	if (!refs || !sorted || !first_same || !globs || !names)
+		goto out;
+	for (size_t i = 0; i < c->n_rails; i++) {
+		for (size_t k = 0; k < c->rails[i].n_representors; k++, s++) {
+			refs[s] = (struct rep_ref){ i, k, c->rails[i].representors[k] };
+			sorted[s] = (struct name_ref){ refs[s].name, s };
+			if (is_glob(refs[s].name))
+				globs[n_globs++] = s;
+			else
+				names[n_names++] = s;
 		}
 	}
+	qsort(sorted, total, sizeof(*sorted), compare_name_refs);
+	for (s = 0; s < total; s++) {
+		if (s && strcmp(sorted[s].name, sorted[head].name))
+			head = s;
+		first_same[sorted[s].index] = head == s ? SIZE_MAX : sorted[head].index;
+	}
+	for (s = 0; s < total; s++) {
+		const struct rep_ref *me = &refs[s];
+		size_t dup = first_same[s];
+		size_t clash = is_glob(me->name) ? first_glob_clash(refs, names, n_names, s)
+						 : first_glob_clash(refs, globs, n_globs, s);
+
+		if (dup != SIZE_MAX && dup < clash)
+			error_node(p, rep_node(p, me), "duplicate representor '%s' (first in rail %s at line %u)",
+				   me->name, rail_label(c, refs[dup].rail).s,
+				   node_pos(rep_node(p, &refs[dup])).line);
+		else if (clash != SIZE_MAX)
+			error_node(p, rep_node(p, me), "representor '%s' of rail %s also matches '%s' of rail %s (line %u)",
+				   me->name, rail_label(c, me->rail).s, refs[clash].name,
+				   rail_label(c, refs[clash].rail).s, node_pos(rep_node(p, &refs[clash])).line);
+	}
+out:
+	free(refs);
+	free(sorted);
+	free(first_same);
+	free(globs);
+	free(names);
 }
 
 static void report_rail_name(struct parser *p, size_t i, size_t first)
@@ -1774,6 +1871,7 @@ static void check_rails(struct parser *p)
 	size_t i, j, k;
 
 	check_rail_names_and_overlaps(p);
+	check_representors(p);
 	for (i = 0; i < c->n_rails; i++) {
 		const struct rail_source *src = &p->rails[i];
 
@@ -1781,10 +1879,8 @@ static void check_rails(struct parser *p)
 			check_rail_in_supernet(p, i);
 		if (src->subnet && src->gateway)
 			check_rail_gateway(p, i);
-		for (k = 0; k < c->rails[i].n_representors; k++) {
-			check_representor(p, i, k);
+		for (k = 0; k < c->rails[i].n_representors; k++)
 			check_not_uplink(p, i, k);
-		}
 		if (src->pf)
 			for (j = 0; j < i; j++)
 				if (p->rails[j].pf && !strcmp(c->rails[i].pf, c->rails[j].pf)) {

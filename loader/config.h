@@ -48,6 +48,15 @@ enum rg_config_mode {
 	RG_CONFIG_MODE_TC,
 };
 
+/* How tc mode attaches (datapath.tcAttach); RAILGATE_TC_ATTACH, when set,
+ * overrides it (loader/resolve.h, rg_tc_attach_mode: the one place that
+ * decides). */
+enum rg_config_tc_attach {
+	RG_CONFIG_TC_ATTACH_AUTO = 0,  /* tcx where the kernel has it (6.6+), else clsact */
+	RG_CONFIG_TC_ATTACH_TCX,       /* a tcx link; refused on a kernel without tcx */
+	RG_CONFIG_TC_ATTACH_CLSACT,    /* railgate's clsact filter */
+};
+
 /* A node's own selection for one rail: pf or representors, replacing the rail's. */
 struct rg_config_node_rail {
 	size_t   rail;               /* index into rg_config.rails */
@@ -96,6 +105,7 @@ struct rg_config {
 	size_t   n_nodes;
 
 	enum rg_config_mode mode;
+	enum rg_config_tc_attach tc_attach;
 	bool     anti_spoof;          /* default true */
 
 	uint32_t *probe_targets;      /* spec.probe.targets: what `railgate probe` sends to */
@@ -166,6 +176,9 @@ void rg_config_free(struct rg_config *cfg);
 void rg_config_apply_node(struct rg_config *cfg, const char *node_name);
 
 const char *rg_config_mode_name(enum rg_config_mode mode);
+const char *rg_config_tc_attach_name(enum rg_config_tc_attach a);
+/* The value of a tcAttach name (auto, tcx, clsact): 0, or -EINVAL. */
+int rg_config_tc_attach_parse(const char *s, enum rg_config_tc_attach *out);
 
 /* Helpers shared by the parser, the CNI plugin and the CLI. */
 int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits);

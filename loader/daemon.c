@@ -199,7 +199,7 @@ static int rail_id_by_name(const struct rg_rail *rails, const char *name)
 }
 
 /* Every present interface matching pat is attached for the rail. */
-static bool pattern_attached(struct daemon *d, const struct rg_datapath *dp,
+static bool pattern_attached(const struct rg_link_table *lt, const struct rg_datapath *dp,
 			     const struct rg_config_rail *rail, int rail_id, const char *pat,
 			     const struct rg_attached *links, size_t n_links, char *why, size_t n)
 {
@@ -207,7 +207,7 @@ static bool pattern_attached(struct daemon *d, const struct rg_datapath *dp,
 	size_t n_found = 0;
 	bool ok = true;
 
-	if (rg_nl_links_matching(d->nl, pat, &found, &n_found))
+	if (rg_link_table_match(lt, pat, &found, &n_found))
 		return true;
 	for (size_t i = 0; i < n_found && ok; i++) {
 		struct rg_representor rep;
@@ -224,7 +224,7 @@ static bool pattern_attached(struct daemon *d, const struct rg_datapath *dp,
 
 /* Every present interface of the rail (by its patterns, or the VF
  * representors of its pf) is attached for it. */
-static bool rail_reps_attached(struct daemon *d, const struct rg_datapath *dp,
+static bool rail_reps_attached(const struct rg_link_table *lt, const struct rg_datapath *dp,
 			       const struct rg_config_rail *rail, int rail_id,
 			       const struct rg_attached *links, size_t n_links,
 			       char *why, size_t n)
@@ -236,7 +236,7 @@ static bool rail_reps_attached(struct daemon *d, const struct rg_datapath *dp,
 	if (rg_rail_patterns(rail, rg_sysfs_root(), &pats, &n_pats, why, n))
 		return false;
 	for (size_t p = 0; p < n_pats && ok; p++)
-		ok = pattern_attached(d, dp, rail, rail_id, pats[p], links, n_links, why, n);
+		ok = pattern_attached(lt, dp, rail, rail_id, pats[p], links, n_links, why, n);
 	rg_rail_patterns_free(pats, n_pats);
 	return ok;
 }
@@ -245,6 +245,7 @@ static bool compute_ready(struct daemon *d, char *why, size_t n)
 {
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_attached *links = NULL;
+	struct rg_link_table lt = { 0 };
 	struct rg_datapath dp;
 	size_t n_links = 0;
 	bool ok = true;
@@ -267,6 +268,11 @@ static bool compute_ready(struct daemon *d, char *why, size_t n)
 		snprintf(why, n, "cannot read the pinned maps");
 		ok = false;
 	}
+	/* one dump for every rail's patterns, not one per pattern */
+	if (ok && rg_nl_link_table(d->nl, &lt)) {
+		snprintf(why, n, "cannot list the node's interfaces");
+		ok = false;
+	}
 	for (size_t r = 0; ok && r < d->cfg.n_rails; r++) {
 		const struct rg_config_rail *rail = &d->cfg.rails[r];
 		int id = rail_id_by_name(rails, rail->name);
@@ -275,9 +281,10 @@ static bool compute_ready(struct daemon *d, char *why, size_t n)
 			snprintf(why, n, "rail %s is not programmed", rail->name);
 			ok = false;
 		} else {
-			ok = rail_reps_attached(d, &dp, rail, id, links, n_links, why, n);
+			ok = rail_reps_attached(&lt, &dp, rail, id, links, n_links, why, n);
 		}
 	}
+	rg_link_table_free(&lt);
 	free(links);
 	rg_datapath_close(&dp);
 	return ok;
@@ -643,9 +650,12 @@ static void on_link_event(struct daemon *d, const struct rg_nl_event *ev)
 		rg_log_event(dlog(d), RG_LOG_INFO, "link", "%s (ifindex %d) vanished: forgetting it",
 			     ev->name, ev->ifindex);
 		schedule(d, PENDING_RECONCILE);
-	} else if (ev->type == RG_NL_LINK_NEW && !attached && name_matches_rail(d, ev->name)) {
-		if (d->pending & PENDING_RECONCILE)
-			return;   /* a new link sends a burst of RTM_NEWLINK: log one */
+	} else if (ev->type == RG_NL_LINK_NEW && !attached && !(d->pending & PENDING_RECONCILE) &&
+		   name_matches_rail(d, ev->name)) {
+		/* With a reconcile pending (a new link sends a burst of
+		 * RTM_NEWLINK, a PF 128 VFs at once) nothing is asked: the
+		 * reconcile resolves every rail anew, and for a rail by pf each
+		 * question reads every netdev in sysfs. */
 		rg_log_event(dlog(d), RG_LOG_INFO, "link", "%s (ifindex %d) matches a rail: attaching",
 			     ev->name, ev->ifindex);
 		schedule(d, PENDING_RECONCILE);

@@ -391,14 +391,21 @@ static size_t clsact_ifindexes(const struct rg_representor *reps, int *out)
 	return n;
 }
 
+/* The list's room doubles (16, 32, 64...: it grows when n reaches one of
+ * them): an entry is 4 KiB with its pin path, and growing it by one for
+ * each of 1024 representors copied megabytes. */
 static int append_attached(struct rg_attached **list, size_t *n, const struct rg_attached *a)
 {
-	struct rg_attached *nl = realloc(*list, (*n + 1) * sizeof(*nl));
+	size_t have = *n;
 
-	if (!nl)
-		return -ENOMEM;
-	*list = nl;
-	nl[(*n)++] = *a;
+	if (have < 16 ? have == 0 : !(have & (have - 1))) {
+		struct rg_attached *nl = realloc(*list, (have < 16 ? 16 : 2 * have) * sizeof(*nl));
+
+		if (!nl)
+			return -ENOMEM;
+		*list = nl;
+	}
+	(*list)[(*n)++] = *a;
 	return 0;
 }
 
@@ -407,6 +414,7 @@ static int list_clsact(const struct rg_datapath *dp, struct rg_attached **list, 
 {
 	int *ifindexes;
 	size_t found;
+	__u32 prog_id;
 	int ret = 0;
 
 	if (!dp->maps.reps)
@@ -415,10 +423,11 @@ static int list_clsact(const struct rg_datapath *dp, struct rg_attached **list, 
 	if (!ifindexes)
 		return -ENOMEM;
 	found = clsact_ifindexes(dp->maps.reps, ifindexes);
+	prog_id = rg_prog_id(dp->prog_fd[RG_PROG_TC]);   /* once, not once per filter */
 	for (size_t i = 0; i < found && !ret; i++) {
 		struct rg_attached a = { .ifindex = ifindexes[i], .mode = RG_MODE_TC_CLSACT };
 
-		a.alive = rg_clsact_query(a.ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC])) == 1;
+		a.alive = rg_clsact_query(a.ifindex, prog_id) == 1;
 		ret = append_attached(list, n, &a);
 	}
 	free(ifindexes);

@@ -77,6 +77,7 @@ struct rg_nl {
 	struct nl_sock *rtnl;
 	struct nl_sock *genl;
 	int netdev_family;           /* genl family id, -1 when the kernel has none */
+	struct rg_nl_counters counters;
 };
 
 struct rg_nl_watch {
@@ -138,7 +139,7 @@ static int transact_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg
  * datagram, keeps a late ack from being read as the answer to the next
  * request.  Returns 0 or the kernel's -errno; -EIO when libnl itself failed.
  */
-static int nl_transact(struct nl_sock *sk, struct nl_msg *req,
+static int nl_transact(struct rg_nl *nl, struct nl_sock *sk, struct nl_msg *req,
 		       reply_fn on_reply, void *arg)
 {
 	struct transact t = { .on_reply = on_reply, .arg = arg };
@@ -150,8 +151,11 @@ static int nl_transact(struct nl_sock *sk, struct nl_msg *req,
 		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, transact_valid, &t);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, transact_ack, &t);
+	/* a dump ends with NLMSG_DONE, not with an ack */
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, transact_ack, &t);
 	nl_cb_err(cb, NL_CB_CUSTOM, transact_error, &t);
 
+	nl->counters.requests++;
 	ret = nl_send_auto(sk, req);
 	while (ret >= 0 && !t.done)
 		ret = nl_recvmsgs(sk, cb);
@@ -202,7 +206,7 @@ static void query_xdp_features(struct rg_nl *nl, struct rg_link_info *out)
 	if (genlmsg_put(req, NL_AUTO_PORT, NL_AUTO_SEQ, nl->netdev_family, 0, 0,
 			RG_NETDEV_CMD_DEV_GET, RG_NETDEV_FAMILY_VERSION) &&
 	    nla_put_u32(req, RG_NETDEV_A_DEV_IFINDEX, out->ifindex) == 0 &&
-	    nl_transact(nl->genl, req, parse_netdev_dev, &r) == 0 && r.found) {
+	    nl_transact(nl, nl->genl, req, parse_netdev_dev, &r) == 0 && r.found) {
 		out->xdp_features = r.features;
 		out->xdp_features_known = true;
 	}
@@ -241,6 +245,7 @@ static int link_get(struct rg_nl *nl, int ifindex, const char *name,
 	struct rtnl_link *link = NULL;
 	int ret;
 
+	nl->counters.requests++;
 	ret = rtnl_link_get_kernel(nl->rtnl, ifindex, name, &link);
 	if (ret == -NLE_OBJ_NOTFOUND || ret == -NLE_NODEV)
 		return -ENODEV;
@@ -275,44 +280,185 @@ static int link_info_cmp_name(const void *a, const void *b)
 	return strcmp(la->name, lb->name);
 }
 
-int rg_nl_links_matching(struct rg_nl *nl, const char *glob,
-			 struct rg_link_info **out, size_t *n)
+/* The XDP features of every device, from one NETDEV_CMD_DEV_GET dump. */
+struct xdp_feature_entry {
+	int ifindex;
+	uint64_t features;
+};
+
+struct xdp_features_dump {
+	struct xdp_feature_entry *e;
+	size_t n, cap;
+	bool oom;
+};
+
+static void parse_netdev_dump(const struct nlmsghdr *nlh, void *arg)
+{
+	struct xdp_features_dump *d = arg;
+	struct xdp_feature_entry e = { 0 };
+	bool has_features = false;
+	struct nlattr *attr;
+	int rem;
+
+	nla_for_each_attr(attr, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(attr) == RG_NETDEV_A_DEV_IFINDEX && nla_len(attr) >= 4)
+			e.ifindex = (int)nla_get_u32(attr);
+		if (nla_type(attr) == RG_NETDEV_A_DEV_XDP_FEATURES &&
+		    nla_len(attr) >= (int)sizeof(uint64_t)) {
+			e.features = nla_get_u64(attr);
+			has_features = true;
+		}
+	}
+	if (!e.ifindex || !has_features || d->oom)
+		return;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 64;
+		struct xdp_feature_entry *ne = realloc(d->e, cap * sizeof(*ne));
+
+		if (!ne) {
+			d->oom = true;
+			return;
+		}
+		d->e = ne;
+		d->cap = cap;
+	}
+	d->e[d->n++] = e;
+}
+
+static int feature_cmp_ifindex(const void *a, const void *b)
+{
+	const struct xdp_feature_entry *x = a, *y = b;
+
+	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
+}
+
+/* Fill the XDP fields of every link in t from one dump; links the dump did
+ * not name (or a kernel without the family) keep xdp_features_known false,
+ * as a failed single query leaves them. */
+static void dump_xdp_features(struct rg_nl *nl, struct rg_link_table *t)
+{
+	struct xdp_features_dump d = { 0 };
+	struct nl_msg *req;
+
+	if (nl->netdev_family < 0 || !t->n)
+		return;
+	req = nlmsg_alloc();
+	if (!req)
+		return;
+	if (genlmsg_put(req, NL_AUTO_PORT, NL_AUTO_SEQ, nl->netdev_family, 0, NLM_F_DUMP,
+			RG_NETDEV_CMD_DEV_GET, RG_NETDEV_FAMILY_VERSION) &&
+	    nl_transact(nl, nl->genl, req, parse_netdev_dump, &d) == 0 && !d.oom) {
+		qsort(d.e, d.n, sizeof(*d.e), feature_cmp_ifindex);
+		for (size_t i = 0; i < t->n; i++) {
+			struct xdp_feature_entry key = { .ifindex = t->links[i].ifindex };
+			const struct xdp_feature_entry *f = d.n ? bsearch(&key, d.e, d.n, sizeof(*d.e),
+									  feature_cmp_ifindex) : NULL;
+
+			if (f) {
+				t->links[i].xdp_features = f->features;
+				t->links[i].xdp_features_known = true;
+			}
+		}
+	}
+	free(d.e);
+	nlmsg_free(req);
+}
+
+int rg_nl_link_table(struct rg_nl *nl, struct rg_link_table *t)
 {
 	struct nl_cache *cache = NULL;
-	struct rg_link_info *links;
 	struct nl_object *obj;
-	size_t count = 0;
 
-	*out = NULL;
-	*n = 0;
+	t->links = NULL;
+	t->n = 0;
+	nl->counters.requests++;
+	nl->counters.link_dumps++;
 	if (rtnl_link_alloc_cache(nl->rtnl, AF_UNSPEC, &cache) < 0)
 		return -EIO;
-
-	links = calloc(nl_cache_nitems(cache) + 1, sizeof(*links));
-	if (!links) {
+	t->links = calloc(nl_cache_nitems(cache) + 1, sizeof(*t->links));
+	if (!t->links) {
 		nl_cache_free(cache);
 		return -ENOMEM;
 	}
 	for (obj = nl_cache_get_first(cache); obj; obj = nl_cache_get_next(obj)) {
 		struct rtnl_link *link = (struct rtnl_link *)obj;
-		const char *name = rtnl_link_get_name(link);
 
-		if (!name || fnmatch(glob, name, 0) != 0)
+		if (!rtnl_link_get_name(link))
 			continue;
-		link_info_from_rtnl(link, &links[count]);
-		query_xdp_features(nl, &links[count]);
-		count++;
+		link_info_from_rtnl(link, &t->links[t->n++]);
 	}
 	nl_cache_free(cache);
+	qsort(t->links, t->n, sizeof(*t->links), link_info_cmp_name);
+	dump_xdp_features(nl, t);
+	return 0;
+}
 
-	if (count == 0) {
+void rg_link_table_free(struct rg_link_table *t)
+{
+	free(t->links);
+	t->links = NULL;
+	t->n = 0;
+}
+
+const struct rg_link_info *rg_link_table_by_name(const struct rg_link_table *t,
+						 const char *name)
+{
+	struct rg_link_info key;
+
+	if (!t->n || !name || strlen(name) >= sizeof(key.name))
+		return NULL;
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	return bsearch(&key, t->links, t->n, sizeof(*t->links), link_info_cmp_name);
+}
+
+const struct rg_link_info *rg_link_table_by_index(const struct rg_link_table *t, int ifindex)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->links[i].ifindex == ifindex)
+			return &t->links[i];
+	return NULL;
+}
+
+int rg_link_table_match(const struct rg_link_table *t, const char *glob,
+			struct rg_link_info **out, size_t *n)
+{
+	const struct rg_link_info *one = NULL;
+	struct rg_link_info *links;
+	size_t count = 0;
+	/* a plain name (fnmatch would match it to itself alone): a config of
+	 * 1024 names costs 1024 binary searches, not 1024 scans */
+	bool plain = !strpbrk(glob, "*?[\\");
+
+	*out = NULL;
+	*n = 0;
+	if (plain && !(one = rg_link_table_by_name(t, glob)))
+		return 0;
+	links = calloc(plain ? 1 : t->n + 1, sizeof(*links));
+	if (!links)
+		return -ENOMEM;
+	if (plain)
+		links[count++] = *one;
+	for (size_t i = 0; !plain && i < t->n; i++)
+		if (fnmatch(glob, t->links[i].name, 0) == 0)
+			links[count++] = t->links[i];
+	if (!count) {
 		free(links);
 		return 0;
 	}
-	qsort(links, count, sizeof(*links), link_info_cmp_name);
 	*out = links;
 	*n = count;
 	return 0;
+}
+
+void rg_nl_get_counters(const struct rg_nl *nl, struct rg_nl_counters *out)
+{
+	*out = nl->counters;
+}
+
+void rg_nl_reset_counters(struct rg_nl *nl)
+{
+	memset(&nl->counters, 0, sizeof(nl->counters));
 }
 
 bool rg_link_has_native_xdp(const struct rg_link_info *l)
@@ -406,7 +552,7 @@ static int neigh_get(struct rg_nl *nl, int ifindex, uint32_t ip, struct neigh_en
 	memset(e, 0, sizeof(*e));
 	if (!req)
 		return -ENOMEM;
-	ret = nl_transact(nl->rtnl, req, neigh_reply, e);
+	ret = nl_transact(nl, nl->rtnl, req, neigh_reply, e);
 	nlmsg_free(req);
 	if (ret == 0 && !e->found)
 		ret = -ENOENT;
@@ -427,7 +573,7 @@ static int neigh_kick(struct rg_nl *nl, int ifindex, uint32_t ip)
 
 	if (!req)
 		return -ENOMEM;
-	ret = nl_transact(nl->rtnl, req, NULL, NULL);
+	ret = nl_transact(nl, nl->rtnl, req, NULL, NULL);
 	nlmsg_free(req);
 	return ret;
 }
@@ -554,7 +700,7 @@ static int route_get(struct rg_nl *nl, uint32_t dst, struct route_reply *r)
 		nlmsg_free(req);
 		return -ENOMEM;
 	}
-	ret = nl_transact(nl->rtnl, req, route_reply, r);
+	ret = nl_transact(nl, nl->rtnl, req, route_reply, r);
 	nlmsg_free(req);
 	if (ret < 0)
 		return ret;

@@ -56,12 +56,49 @@ int rg_nl_link_by_name(struct rg_nl *nl, const char *name, struct rg_link_info *
 int rg_nl_link_by_index(struct rg_nl *nl, int ifindex, struct rg_link_info *out);
 
 /*
- * All links whose name matches the fnmatch(3) pattern glob (e.g. "pf0vf*"),
- * sorted by name.  *out is a malloc'd array the caller frees (NULL when
- * nothing matched, which is not an error).  Returns 0 or -errno.
+ * Every link of the namespace, read at once: one RTM_GETLINK dump and, where
+ * the kernel has the netdev family, one NETDEV_CMD_DEV_GET dump for the XDP
+ * features.  What an apply (and the daemon's readiness, doctor) resolves
+ * every name, glob and PF representor from, so that its netlink work is a
+ * constant number of dumps however many names a config lists (issue 14: a
+ * dump per name made 256 names cost 100,000 recvmsg calls).  A snapshot: it
+ * does not follow the kernel.  Links are sorted by name.
  */
-int rg_nl_links_matching(struct rg_nl *nl, const char *glob,
-			 struct rg_link_info **out, size_t *n);
+struct rg_link_table {
+	struct rg_link_info *links;
+	size_t n;
+};
+
+/* 0, or -errno (-EIO when libnl failed) with *t empty. */
+int rg_nl_link_table(struct rg_nl *nl, struct rg_link_table *t);
+void rg_link_table_free(struct rg_link_table *t);
+
+/* The link of that name, NULL when there is none (a binary search). */
+const struct rg_link_info *rg_link_table_by_name(const struct rg_link_table *t,
+						 const char *name);
+/* The link of that ifindex, NULL when there is none. */
+const struct rg_link_info *rg_link_table_by_index(const struct rg_link_table *t, int ifindex);
+
+/*
+ * The links whose name matches the fnmatch(3) pattern glob (e.g. "pf0vf*";
+ * a plain name matches itself), in name order.  *out is a malloc'd array
+ * the caller frees (NULL when nothing matched, which is not an error).
+ * 0 or -ENOMEM.
+ */
+int rg_link_table_match(const struct rg_link_table *t, const char *glob,
+			struct rg_link_info **out, size_t *n);
+
+/*
+ * What a handle sent, for tests that hold the netlink work of an operation
+ * flat: counted per handle from rg_nl_open or the last reset.
+ */
+struct rg_nl_counters {
+	unsigned long requests;      /* every request sent (dumps included) */
+	unsigned long link_dumps;    /* RTM_GETLINK dumps */
+};
+
+void rg_nl_get_counters(const struct rg_nl *nl, struct rg_nl_counters *out);
+void rg_nl_reset_counters(struct rg_nl *nl);
 
 /* The driver runs XDP programs natively (NETDEV_XDP_ACT_BASIC). */
 bool rg_link_has_native_xdp(const struct rg_link_info *l);

@@ -19,9 +19,10 @@ static bool is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
-		       struct rg_link_info *up, char *err, size_t n)
+static int find_uplink(struct rg_nl *nl, const struct rg_link_table *lt,
+		       const struct rg_config *cfg, struct rg_link_info *up, char *err, size_t n)
 {
+	const struct rg_link_info *l;
 	char gw[RG_IP_STR_LEN];
 	int ifindex, ret;
 
@@ -30,14 +31,15 @@ static int find_uplink(struct rg_nl *nl, const struct rg_config *cfg,
 		if (ret)
 			return rg_err(err, n, ret, "computenet.uplink auto: no route to the gateway %s: %s",
 				      rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
-		ret = rg_nl_link_by_index(nl, ifindex, up);
+		l = rg_link_table_by_index(lt, ifindex);
 	} else {
-		ret = rg_nl_link_by_name(nl, cfg->computenet.uplink, up);
+		l = rg_link_table_by_name(lt, cfg->computenet.uplink);
 	}
-	if (ret)
-		rg_set_err(err, n, "computenet.uplink %s: %s", cfg->computenet.uplink,
-			   ret == -ENODEV ? "no such interface" : strerror(-ret));
-	return ret;
+	if (!l)
+		return rg_err(err, n, -ENODEV, "computenet.uplink %s: no such interface",
+			      cfg->computenet.uplink);
+	*up = *l;
+	return 0;
 }
 
 static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
@@ -64,6 +66,37 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 	return 0;
 }
 
+int rg_tc_attach_mode(enum rg_config_tc_attach want, int probe_ifindex, const char **why,
+		      char *err, size_t errlen)
+{
+	const char *env = getenv(RG_TC_ATTACH_ENV), *from = "datapath.tcAttach";
+	const char *ignored;
+	bool has_tcx;
+
+	if (!why)
+		why = &ignored;
+	if (env && *env) {
+		if (rg_config_tc_attach_parse(env, &want))
+			return rg_err(err, errlen, -EINVAL,
+				      "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV, env);
+		from = RG_TC_ATTACH_ENV;
+	}
+	if (want == RG_CONFIG_TC_ATTACH_CLSACT) {
+		*why = from;
+		return RG_MODE_TC_CLSACT;
+	}
+	has_tcx = rg_kernel_has_tcx(probe_ifindex);
+	if (want == RG_CONFIG_TC_ATTACH_TCX && !has_tcx)
+		return rg_err(err, errlen, -EOPNOTSUPP, "%s tcx: this kernel has no tcx (Linux 6.6 "
+			      "or later); use auto or clsact", from);
+	if (want == RG_CONFIG_TC_ATTACH_TCX) {
+		*why = from;
+		return RG_MODE_TC;
+	}
+	*why = has_tcx ? "auto: the kernel has tcx" : "auto: the kernel has no tcx";
+	return has_tcx ? RG_MODE_TC : RG_MODE_TC_CLSACT;
+}
+
 /*
  * What the node offers every representor alike: whether the uplink takes
  * XDP redirects, and how this kernel runs the tc program (a tcx link, or a
@@ -74,13 +107,24 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 struct node_modes {
 	int  uplink_ifindex;
 	bool uplink_takes_xdp;
+	enum rg_config_tc_attach tc_attach;   /* datapath.tcAttach */
 	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
+	const struct rg_log *log;
+	/* sysfs's netdevs, read when the first rail by pf asks: one scan for
+	 * every rail, not one each */
+	struct rg_netdevs *netdevs;
 };
 
 static int tc_mode(struct node_modes *nm, int probe_ifindex, char *err, size_t n)
 {
-	if (!nm->tc_mode)
-		nm->tc_mode = rg_tc_attach_mode(probe_ifindex, err, n);
+	const char *why = "";
+
+	if (nm->tc_mode)
+		return nm->tc_mode;
+	nm->tc_mode = rg_tc_attach_mode(nm->tc_attach, probe_ifindex, &why, err, n);
+	if (nm->tc_mode > 0)
+		rg_log_info(nm->log, "tc mode attaches %s (%s)",
+			    nm->tc_mode == RG_MODE_TC ? "tcx links" : "clsact filters", why);
 	return nm->tc_mode;
 }
 
@@ -130,16 +174,17 @@ static int not_the_uplink(const struct rg_config_rail *rail, const char *pat,
 
 /* Every interface pat (a name or a glob) matches joins the plan for rail.
  * must_exist: a name that matches nothing is an error (else logged). */
-static int add_pattern(struct rg_nl *nl, struct rg_plan *plan, const struct rg_config_rail *rail,
-		       int rail_id, const char *pat, bool must_exist, enum rg_config_mode mode,
-		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
+static int add_pattern(const struct rg_link_table *lt, struct rg_plan *plan,
+		       const struct rg_config_rail *rail, int rail_id, const char *pat,
+		       bool must_exist, enum rg_config_mode mode, struct node_modes *nm,
+		       const struct rg_log *log, char *err, size_t n)
 {
 	struct rg_link_info *links = NULL;
 	size_t nl_count = 0;
-	int ret = rg_nl_links_matching(nl, pat, &links, &nl_count);
+	int ret = rg_link_table_match(lt, pat, &links, &nl_count);
 
 	if (ret)
-		return rg_err(err, n, ret, "rail %s: listing interfaces for %s: %s", rail->name,
+		return rg_err(err, n, ret, "rail %s: matching interfaces for %s: %s", rail->name,
 			      pat, strerror(-ret));
 	if (!nl_count && must_exist)
 		return rg_err(err, n, -ENODEV, "rail %s: representor %s: no such interface",
@@ -174,16 +219,18 @@ static int add_pattern(struct rg_nl *nl, struct rg_plan *plan, const struct rg_c
  * (loader/switchdev.h).  A PF named without a glob must exist; VFs created
  * later are attached by the daemon when their representors appear.
  */
-static int add_pf_reps(struct rg_nl *nl, struct rg_plan *plan, const struct rg_config_rail *rail,
-		       int rail_id, enum rg_config_mode mode, struct node_modes *nm,
-		       const struct rg_log *log, char *err, size_t n)
+static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
+		       const struct rg_config_rail *rail, int rail_id, enum rg_config_mode mode,
+		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
 {
 	const char *root = rg_sysfs_root();
-	struct rg_pf *pfs;
-	size_t n_pfs;
+	struct rg_pf *pfs = NULL;
+	size_t n_pfs = 0;
 	char why[512];
-	int ret = rg_switchdev_pfs(root, rail->pf, &pfs, &n_pfs, why, sizeof(why));
+	int ret = nm->netdevs ? 0 : rg_switchdev_read(root, &nm->netdevs, why, sizeof(why));
 
+	if (!ret)
+		ret = rg_switchdev_pfs_of(nm->netdevs, rail->pf, &pfs, &n_pfs, why, sizeof(why));
 	if (ret)
 		return rg_err(err, n, ret, "rail %s: pf %s: %s", rail->name, rail->pf, why);
 	if (!n_pfs && !is_glob(rail->pf))
@@ -201,14 +248,14 @@ static int add_pf_reps(struct rg_nl *nl, struct rg_plan *plan, const struct rg_c
 		/* sysfs and netlink may disagree for a moment (a VF going
 		 * away): a representor netlink does not show is skipped */
 		for (size_t r = 0; !ret && r < pfs[i].n_reps; r++)
-			ret = add_pattern(nl, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
+			ret = add_pattern(lt, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
 					  log, err, n);
 	}
 	rg_pfs_free(pfs, n_pfs);
 	return ret;
 }
 
-static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
+static int add_matching_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
 			     struct node_modes *nm, const struct rg_log *log,
 			     char *err, size_t n)
@@ -217,9 +264,9 @@ static int add_matching_reps(struct rg_nl *nl, struct rg_plan *plan,
 	int ret = 0;
 
 	if (rail->pf[0])
-		return add_pf_reps(nl, plan, rail, rail_id, mode, nm, log, err, n);
+		return add_pf_reps(lt, plan, rail, rail_id, mode, nm, log, err, n);
 	for (size_t i = 0; !ret && i < rail->n_representors; i++)
-		ret = add_pattern(nl, plan, rail, rail_id, rail->representors[i],
+		ret = add_pattern(lt, plan, rail, rail_id, rail->representors[i],
 				  !is_glob(rail->representors[i]), mode, nm, log, err, n);
 	return ret;
 }
@@ -254,6 +301,7 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 		    char *err, size_t n)
 {
 	struct node_modes nm = { 0 };
+	struct rg_link_table lt = { 0 };
 	struct rg_link_info up;
 	uint8_t gw_mac[6];
 	int ret;
@@ -261,7 +309,13 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	ret = rg_plan_build(plan, cfg, prev, err, n);
 	if (ret)
 		return ret;
-	ret = find_uplink(nl, cfg, &up, err, n);
+	/* one snapshot of the node's links for every name, glob and PF below */
+	ret = rg_nl_link_table(nl, &lt);
+	if (ret) {
+		rg_set_err(err, n, "listing the node's interfaces: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = find_uplink(nl, &lt, cfg, &up, err, n);
 	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
 		rg_set_err(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
 			   RG_MAX_IFINDEX - 1);
@@ -281,6 +335,8 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	 * the representors would drop every cross-rail frame.  Generic XDP
 	 * transmits through the stack and has no such need. */
 	nm.uplink_ifindex = up.ifindex;
+	nm.tc_attach = cfg->tc_attach;
+	nm.log = log;
 	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
 	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
 		rg_set_err(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
@@ -294,12 +350,16 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 			    up.name);
 
 	for (size_t i = 0; i < cfg->n_rails; i++) {
-		ret = add_matching_reps(nl, plan, &cfg->rails[i], mode, &nm, log, err, n);
+		ret = add_matching_reps(&lt, plan, &cfg->rails[i], mode, &nm, log, err, n);
 		if (ret)
 			goto fail;
 	}
+	rg_netdevs_free(nm.netdevs);
+	rg_link_table_free(&lt);
 	return 0;
 fail:
+	rg_netdevs_free(nm.netdevs);
+	rg_link_table_free(&lt);
 	rg_plan_free(plan);
 	return ret;
 }

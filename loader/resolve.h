@@ -17,6 +17,25 @@
 
 #define RG_GATEWAY_RESOLVE_MS 2000
 
+/* RAILGATE_TC_ATTACH, when set and not empty, replaces the config's
+ * datapath.tcAttach for this process ("tcx", "clsact" or "auto"), as
+ * `up --mode` replaces datapath.mode: the tests force clsact on a kernel
+ * with tcx with it, and an operator can try the other flavour without
+ * editing the ConfigMap. */
+#define RG_TC_ATTACH_ENV  "RAILGATE_TC_ATTACH"
+
+/*
+ * The tc attach mode for this node, the one place it is decided:
+ * RG_MODE_TC (a tcx link) or RG_MODE_TC_CLSACT, from want (the config's
+ * datapath.tcAttach) unless RG_TC_ATTACH_ENV overrides it; auto asks the
+ * kernel (rg_kernel_has_tcx on probe_ifindex).  *why (may be NULL) says
+ * which rule decided, for the log.  -EINVAL with a message for an unknown
+ * value of the variable, -EOPNOTSUPP when tcx is asked for and the kernel
+ * has none.
+ */
+int rg_tc_attach_mode(enum rg_config_tc_attach want, int probe_ifindex, const char **why,
+		      char *err, size_t errlen);
+
 /* mode: cfg->mode unless the command line overrides it.  Each decision
  * is logged as it is taken (log may be NULL).  0, or -errno with a message. */
 int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,

@@ -173,40 +173,59 @@ static int collect_reps(const struct netdev_attrs *pf, const struct netdev_attrs
 	return 0;
 }
 
+struct rg_netdevs {
+	struct netdev_attrs *all;    /* sorted by name */
+	size_t n;
+};
+
 /* Every netdev under root/class/net, sorted by name. */
-static int read_all(const char *root, struct netdev_attrs **out, size_t *n, char *err, size_t errn)
+int rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t errn)
 {
 	char path[PATH_MAX];
 	struct dirent **ents;
+	struct rg_netdevs *nd;
 	int count;
 
+	*out = NULL;
 	snprintf(path, sizeof(path), "%s/class/net", root);
 	count = scandir(path, &ents, NULL, alphasort);
 	if (count < 0)
 		return rg_err(err, errn, -errno, "%s: %s", path, strerror(errno));
-	*out = calloc(count ? (size_t)count : 1, sizeof(**out));
-	*n = 0;
+	nd = calloc(1, sizeof(*nd));
+	if (nd)
+		nd->all = calloc(count ? (size_t)count : 1, sizeof(*nd->all));
 	for (int i = 0; i < count; i++) {
-		if (*out && ents[i]->d_name[0] != '.' && strlen(ents[i]->d_name) < IF_NAMESIZE)
-			read_netdev(root, ents[i]->d_name, &(*out)[(*n)++]);
+		if (nd && nd->all && ents[i]->d_name[0] != '.' && strlen(ents[i]->d_name) < IF_NAMESIZE)
+			read_netdev(root, ents[i]->d_name, &nd->all[nd->n++]);
 		free(ents[i]);
 	}
 	free(ents);
-	return *out ? 0 : rg_err(err, errn, -ENOMEM, "out of memory");
+	if (!nd || !nd->all) {
+		rg_netdevs_free(nd);
+		return rg_err(err, errn, -ENOMEM, "out of memory");
+	}
+	*out = nd;
+	return 0;
 }
 
-int rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, size_t *n,
-		     char *err, size_t errn)
+void rg_netdevs_free(struct rg_netdevs *nd)
 {
-	struct netdev_attrs *all = NULL;
-	struct rg_pf *pfs = NULL;
-	size_t n_all = 0, n_pfs = 0;
-	int ret = read_all(root, &all, &n_all, err, errn);
+	if (!nd)
+		return;
+	free(nd->all);
+	free(nd);
+}
+
+int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_pf **out,
+			size_t *n, char *err, size_t errn)
+{
+	const struct netdev_attrs *all = nd->all;
+	size_t n_all = nd->n, n_pfs = 0;
+	struct rg_pf *pfs;
+	int ret = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (ret)
-		return ret;
 	pfs = calloc(n_all ? n_all : 1, sizeof(*pfs));
 	if (!pfs)
 		ret = rg_err(err, errn, -ENOMEM, "out of memory");
@@ -232,7 +251,6 @@ int rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, size
 		else
 			n_pfs++;
 	}
-	free(all);
 	if (ret) {
 		rg_pfs_free(pfs, n_pfs);
 		return ret;
@@ -240,6 +258,21 @@ int rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, size
 	*out = pfs;
 	*n = n_pfs;
 	return 0;
+}
+
+int rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, size_t *n,
+		     char *err, size_t errn)
+{
+	struct rg_netdevs *nd;
+	int ret = rg_switchdev_read(root, &nd, err, errn);
+
+	*out = NULL;
+	*n = 0;
+	if (ret)
+		return ret;
+	ret = rg_switchdev_pfs_of(nd, sel, out, n, err, errn);
+	rg_netdevs_free(nd);
+	return ret;
 }
 
 void rg_pfs_free(struct rg_pf *pfs, size_t n)

@@ -53,6 +53,19 @@ int  rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, siz
 		      char *err, size_t errn);
 void rg_pfs_free(struct rg_pf *pfs, size_t n);
 
+/*
+ * Every netdev under root/class/net, read once (a few attributes each), so
+ * that one apply resolves all its rails by pf from one scan instead of one
+ * scan per rail.  A snapshot.  rg_switchdev_read: 0, or -errno with a
+ * message when root/class/net cannot be read.
+ */
+struct rg_netdevs;
+int  rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t errn);
+void rg_netdevs_free(struct rg_netdevs *nd);
+/* rg_switchdev_pfs over a snapshot: the same answers and errors. */
+int  rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_pf **out,
+			 size_t *n, char *err, size_t errn);
+
 /* The VF representors of every PF sel matches, one array (free() it). */
 int  rg_switchdev_rep_names(const char *root, const char *sel, char (**names)[IF_NAMESIZE],
 			    size_t *n, char *err, size_t errn);

@@ -6,7 +6,13 @@
 # figure to read (make bench), not to gate on.
 source "$(dirname "$0")/../lib/integration.sh" none
 
-check "bench.sh --smoke runs and cleans up" tools/bench/bench.sh --smoke --out "$TMP"
+# in the background only to learn its pid, which names its namespaces (rgb<pid>-*)
+tools/bench/bench.sh --smoke --out "$TMP" >"$TMP/bench.log" 2>&1 &
+BENCH_PID=$!
+wait "$BENCH_PID"
+rc=$?
+check_eq "bench.sh --smoke runs and cleans up" 0 "$rc"
+[ "$rc" -eq 0 ] || tail -20 "$TMP/bench.log" | sed 's/^/# /'
 JSON=$(ls "$TMP"/*.json 2>/dev/null | head -1)
 check "it wrote the JSON and the Markdown table" test -s "$JSON" -a -s "${JSON%.json}.md"
 [ -s "$JSON" ] || { tap_done; exit 1; }
@@ -41,5 +47,20 @@ for p in xdp_pass bare_redirect fib_lookup railgate_xdp; do
 	check "cost $p: a duration was measured" \
 		jq -e ".sizes[0].cost.$p.ns.median > 0" "$JSON"
 done
+
+# The apply time of a whole node (64 representors in smoke mode): every
+# attach kind, glob and named, brought up with all of them (bench.sh checks
+# what `up` said), reloaded and taken down.
+for kind in xdp tcx clsact; do
+	for names in glob named; do
+		m=".apply_scale.medians[] | select(.attach == \"$kind\" and .names == \"$names\" and .representors == 64)"
+		check "apply $kind $names: up, reload and down were timed" \
+			jq -e "$m | .up_ms > 0 and .reload_ms > 0 and .down_ms > 0" "$JSON"
+	done
+	check "apply $kind: named against glob compared" \
+		jq -e ".apply_scale.named_vs_glob[] | select(.attach == \"$kind\") | .up_ratio > 0" "$JSON"
+done
+check "the Markdown table has the apply rows" grep -qE '^\| 64 \| tcx \| [0-9]+ \|' "${JSON%.json}.md"
+check_eq "no namespace of the bench is left" "" "$(ip netns list | grep -E "^rgb$BENCH_PID-")"
 
 tap_done

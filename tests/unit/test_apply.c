@@ -284,8 +284,8 @@ static void test_resolve_mtu_mismatch(void **state)
 }
 
 struct mode_case {
-	const char *config_mode;
-	const char *tc_attach;       /* RAILGATE_TC_ATTACH */
+	const char *config_mode;     /* inside datapath's flow mapping: "tc, tcAttach: tcx" */
+	const char *tc_attach;       /* RAILGATE_TC_ATTACH; NULL: unset */
 	bool uplink_redirects;       /* the uplink takes XDP redirects */
 	int want;                    /* an enum rg_attach_mode, or -errno */
 	const char *err_has;         /* for a -errno */
@@ -317,6 +317,20 @@ static void test_resolve_modes(void **state)
 		  .want = -EOPNOTSUPP, .err_has = "uplink up0 does not accept XDP redirects" },
 		{ .config_mode = "xdp-generic", .tc_attach = "tcx", .uplink_redirects = false,
 		  .want = RG_MODE_XDP_GENERIC },
+		/* datapath.tcAttach; the variable, when set, replaces it */
+		{ .config_mode = "tc", .uplink_redirects = true, .want = RG_MODE_TC },
+		{ .config_mode = "tc, tcAttach: auto", .uplink_redirects = true, .want = RG_MODE_TC },
+		{ .config_mode = "tc, tcAttach: tcx", .uplink_redirects = true, .want = RG_MODE_TC },
+		{ .config_mode = "tc, tcAttach: clsact", .uplink_redirects = true,
+		  .want = RG_MODE_TC_CLSACT },
+		{ .config_mode = "auto, tcAttach: clsact", .uplink_redirects = false,
+		  .want = RG_MODE_TC_CLSACT, .warnings = 1 },
+		{ .config_mode = "tc, tcAttach: clsact", .tc_attach = "tcx", .uplink_redirects = true,
+		  .want = RG_MODE_TC },
+		{ .config_mode = "tc, tcAttach: tcx", .tc_attach = "clsact", .uplink_redirects = true,
+		  .want = RG_MODE_TC_CLSACT },
+		{ .config_mode = "tc, tcAttach: clsact", .tc_attach = "", .uplink_redirects = true,
+		  .want = RG_MODE_TC_CLSACT },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -327,9 +341,13 @@ static void test_resolve_modes(void **state)
 		char err[256];
 		int ret;
 
-		fprintf(stderr, "# mode %s, %s, uplink %s redirects\n", mc->config_mode,
-			mc->tc_attach, mc->uplink_redirects ? "takes" : "refuses");
-		setenv(RG_TC_ATTACH_ENV, mc->tc_attach, 1);
+		fprintf(stderr, "# mode %s, %s=%s, uplink %s redirects\n", mc->config_mode,
+			RG_TC_ATTACH_ENV, mc->tc_attach ? mc->tc_attach : "(unset)",
+			mc->uplink_redirects ? "takes" : "refuses");
+		if (mc->tc_attach)
+			setenv(RG_TC_ATTACH_ENV, mc->tc_attach, 1);
+		else
+			unsetenv(RG_TC_ATTACH_ENV);
 		uplink_takes_redirects(mc->uplink_redirects);
 		make_config(&cfg, "up0", mc->config_mode, rails);
 		ret = resolve(*state, &cfg, &plan, &c, err, sizeof(err));
@@ -346,6 +364,55 @@ static void test_resolve_modes(void **state)
 		rg_config_free(&cfg);
 	}
 	uplink_takes_redirects(true);
+}
+
+/*
+ * The netlink work of a resolve does not grow with the names a config
+ * lists (issue 14: a link dump per name made 256 names cost 100,000
+ * recvmsg calls): 8 and 64 named representors take the same requests, one
+ * link dump among them.
+ */
+static int count_resolve(struct fixture *fx, int names, struct rg_nl_counters *c)
+{
+	char reps[64 * 8] = "";
+	struct rail_spec rails[] = { { .reps = reps }, { .reps = NULL } };
+	struct caught caught = { 0 };
+	struct rg_config cfg;
+	struct rg_plan plan;
+	char err[256];
+	size_t len = 0;
+	int ret;
+
+	for (int i = 0; i < names; i++)
+		len += (size_t)snprintf(reps + len, sizeof(reps) - len, "%srgn%d", i ? ", " : "", i);
+	make_config(&cfg, "up0", "tc, tcAttach: tcx", rails);
+	rg_nl_reset_counters(fx->nl);
+	ret = resolve(fx, &cfg, &plan, &caught, err, sizeof(err));
+	rg_nl_get_counters(fx->nl, c);
+	if (!ret) {
+		ret = plan.n_reps == (size_t)names ? 0 : -EINVAL;
+		rg_plan_free(&plan);
+	}
+	rg_config_free(&cfg);
+	return ret;
+}
+
+static void test_resolve_requests_flat_in_names(void **state)
+{
+	struct rg_nl_counters eight, sixty_four;
+
+	unsetenv(RG_TC_ATTACH_ENV);
+	assert_int_equal(test_sh("for i in $(seq 0 63); do echo \"link add rgn$i type veth peer "
+				 "name rgp$i\"; done | ip -batch -"), 0);
+	assert_int_equal(count_resolve(*state, 8, &eight), 0);
+	assert_int_equal(count_resolve(*state, 64, &sixty_four), 0);
+	fprintf(stderr, "# netlink requests of a resolve: %lu for 8 names, %lu for 64\n",
+		eight.requests, sixty_four.requests);
+	assert_int_equal(eight.link_dumps, 1);
+	assert_int_equal(sixty_four.link_dumps, 1);
+	assert_int_equal(eight.requests, sixty_four.requests);
+	assert_int_equal(test_sh("for i in $(seq 0 63); do echo \"link del rgn$i\"; done | "
+				 "ip -batch -"), 0);
 }
 
 /* ---- the hitless apply's rollback ---------------------------------------------- */
@@ -466,6 +533,70 @@ static void test_apply_rolls_back_before_the_flip(void **state)
 	rg_config_free(&new_cfg);
 }
 
+/* The attachments of ifname, as `status` lists them: how many, and the
+ * mode of the last (attached ones only). */
+static int attachments_of(struct fixture *fx, const char *ifname, enum rg_attach_mode *mode)
+{
+	struct rg_attached *links = NULL;
+	struct rg_datapath dp;
+	size_t n = 0;
+	char err[256];
+	int count = 0;
+
+	assert_int_equal(rg_datapath_lock(&dp, fx->pin_root, err, sizeof(err)), 0);
+	assert_int_equal(rg_datapath_open(&dp, false, err, sizeof(err)), 0);
+	assert_int_equal(rg_datapath_links(&dp, &links, &n), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (links[i].ifindex == (int)if_nametoindex(ifname) && links[i].alive) {
+			*mode = links[i].mode;
+			count++;
+		}
+	}
+	free(links);
+	rg_datapath_close(&dp);
+	return count;
+}
+
+/*
+ * A reload that changes datapath.tcAttach moves every tc representor to the
+ * other kind (the new one attached before the old one goes, so no frame
+ * meets neither), and nothing of the old kind stays: no tcx link pinned
+ * after a move to clsact, no filter after a move to tcx.
+ */
+static void test_reload_switches_tc_attach(void **state)
+{
+	static const struct rail_spec rails[] = { { .reps = "pf0vf0" }, { .reps = "pf1vf0" }, { .reps = NULL } };
+	struct fixture *fx = *state;
+	struct rg_config tcx, clsact;
+	enum rg_attach_mode mode = RG_MODE_NONE;
+	struct running r;
+	char err[512];
+
+	unsetenv(RG_TC_ATTACH_ENV);
+	make_config(&tcx, "up0", "tc, tcAttach: tcx", rails);
+	make_config(&clsact, "up0", "tc, tcAttach: clsact", rails);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(apply(fx, &clsact, err, sizeof(err)), 0);
+		read_running(fx, &r);
+		assert_int_equal(attachments_of(fx, "pf0vf0", &mode), 1);
+		assert_int_equal(mode, RG_MODE_TC_CLSACT);
+		assert_true(has_our_filter(&r, "pf0vf0") && has_our_filter(&r, "pf1vf0"));
+		assert_int_equal(test_sh("! ls %s/v%d/links | grep -q .", fx->pin_root, RG_ABI_VERSION), 0);
+
+		assert_int_equal(apply(fx, &tcx, err, sizeof(err)), 0);
+		read_running(fx, &r);
+		assert_int_equal(attachments_of(fx, "pf0vf0", &mode), 1);
+		assert_int_equal(mode, RG_MODE_TC);
+		assert_int_equal(attachments_of(fx, "pf1vf0", &mode), 1);
+		assert_int_equal(mode, RG_MODE_TC);
+		assert_false(has_our_filter(&r, "pf0vf0") || has_our_filter(&r, "pf1vf0"));
+		assert_int_equal(test_sh("test -e %s/v%d/links/if%u-tc", fx->pin_root, RG_ABI_VERSION,
+					 if_nametoindex("pf0vf0")), 0);
+	}
+	rg_config_free(&tcx);
+	rg_config_free(&clsact);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -474,7 +605,9 @@ int main(void)
 		cmocka_unit_test(test_resolve_mtu_mismatch),
 		cmocka_unit_test(test_resolve_refuses_the_uplink),
 		cmocka_unit_test(test_resolve_modes),
+		cmocka_unit_test(test_resolve_requests_flat_in_names),
 		cmocka_unit_test(test_apply_rolls_back_before_the_flip),
+		cmocka_unit_test(test_reload_switches_tc_attach),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -118,7 +118,7 @@ static const struct bad_case bad_cases[] = {
 	  HEADER SUPERNETS COMPUTENET "    gatewayMac: 0c:42:a1:00:00:01\n" RAILS RAIL0,
 	  { "t.yaml:10:5: unknown key 'gatewayMac' in computenet (expected one of: uplink, gateway, gatewayMAC, frontend, icmpSource, icmpRate, icmpBurst)" } },
 	{ "unknown key in datapath", GOOD "  datapath:\n    antispoof: false\n",
-	  { "t.yaml:20:5: unknown key 'antispoof' in datapath (expected one of: mode, antiSpoof)" } },
+	  { "t.yaml:20:5: unknown key 'antispoof' in datapath (expected one of: mode, tcAttach, antiSpoof)" } },
 	{ "duplicate key in a rail",
 	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      subnet: 10.0.2.0/24\n      gateway: 10.0.0.1\n      representors: [pf0vf*]\n",
 	  { "t.yaml:13:7: duplicate key 'subnet' in rail (first at line 12)" } },
@@ -273,6 +273,17 @@ static const struct bad_case bad_cases[] = {
 	{ "representor claimed by another rail's glob",
 	  BEFORE_RAILS RAIL0 "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n      representors: [pf0vf3]\n",
 	  { "t.yaml:18:22: representor 'pf0vf3' of rail rail1 also matches 'pf0vf*' of rail rail0 (line 14)" } },
+	/* each entry reports the first earlier one it clashes with, in file
+	 * order, whichever way round the glob is, and within a rail only
+	 * duplicates count */
+	{ "a later rail's glob claims earlier names; a duplicate in one rail",
+	  BEFORE_RAILS "    - name: rail0\n      subnet: 10.0.0.0/24\n      gateway: 10.0.0.1\n"
+	  "      representors: [ens1, ens2, ens1, \"en*\"]\n"
+	  "    - name: rail1\n      subnet: 10.0.1.0/24\n      gateway: 10.0.1.1\n"
+	  "      representors: [\"ens?\", ens2]\n",
+	  { "t.yaml:14:34: duplicate representor 'ens1' (first in rail rail0 at line 14)",
+	    "t.yaml:18:22: representor 'ens?' of rail rail1 also matches 'ens1' of rail rail0 (line 14)",
+	    "t.yaml:18:30: duplicate representor 'ens2' (first in rail rail0 at line 14)" } },
 	/* finding 4: the uplink attached as a representor sends computenet
 	 * traffic back out or drops it as spoofed */
 	{ "the uplink as a representor",
@@ -303,6 +314,10 @@ static const struct bad_case bad_cases[] = {
 	/* ---- datapath ---- */
 	{ "unknown mode", GOOD "  datapath:\n    mode: native\n",
 	  { "t.yaml:20:11: unknown datapath mode 'native' (expected one of: auto, xdp, xdp-generic, tc)" } },
+	{ "unknown tcAttach", GOOD "  datapath:\n    tcAttach: tc\n",
+	  { "t.yaml:20:15: unknown datapath tcAttach 'tc' (expected one of: auto, tcx, clsact)" } },
+	{ "tcAttach not a string", GOOD "  datapath:\n    tcAttach: [tcx]\n",
+	  { "t.yaml:20:15: 'tcAttach' must be a string, got a list" } },
 	{ "antiSpoof yes (YAML 1.1 boolean)", GOOD "  datapath:\n    antiSpoof: yes\n",
 	  { "t.yaml:20:16: 'antiSpoof' must be true or false, got 'yes'" } },
 	{ "antiSpoof quoted", GOOD "  datapath:\n    antiSpoof: \"false\"\n",
@@ -501,6 +516,7 @@ static void test_interface_md_example(void **state)
 	assert_int_equal(cfg.n_nodes, 0);
 	assert_null(cfg.nodes);
 	assert_int_equal(cfg.mode, RG_CONFIG_MODE_AUTO);
+	assert_int_equal(cfg.tc_attach, RG_CONFIG_TC_ATTACH_AUTO);
 	assert_true(cfg.anti_spoof);
 	/* ICMP answers: from the uplink's address, at the kernel's default rate */
 	assert_int_equal(cfg.computenet.icmp_source, 0);
@@ -656,6 +672,34 @@ static void test_modes(void **state)
 		assert_string_equal(rg_config_mode_name(cfg.mode), modes[i].text);
 		rg_config_free(&cfg);
 	}
+}
+
+static void test_tc_attach(void **state)
+{
+	static const struct {
+		const char *text;
+		enum rg_config_tc_attach value;
+	} values[] = {
+		{ "auto", RG_CONFIG_TC_ATTACH_AUTO },
+		{ "tcx", RG_CONFIG_TC_ATTACH_TCX },
+		{ "clsact", RG_CONFIG_TC_ATTACH_CLSACT },
+	};
+	enum rg_config_tc_attach v = RG_CONFIG_TC_ATTACH_TCX;
+	struct rg_config cfg;
+	char yaml[1024];
+
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+		snprintf(yaml, sizeof(yaml), GOOD "  datapath:\n    mode: tc\n    tcAttach: %s\n",
+			 values[i].text);
+		parse_ok(yaml, &cfg);
+		assert_int_equal(cfg.tc_attach, values[i].value);
+		assert_string_equal(rg_config_tc_attach_name(cfg.tc_attach), values[i].text);
+		rg_config_free(&cfg);
+	}
+	assert_int_equal(rg_config_tc_attach_parse("TCX", &v), -EINVAL);
+	assert_int_equal(rg_config_tc_attach_parse("", &v), -EINVAL);
+	assert_int_equal(rg_config_tc_attach_parse(NULL, &v), -EINVAL);
+	assert_int_equal(v, RG_CONFIG_TC_ATTACH_TCX);   /* untouched on an error */
 }
 
 static const char nodes_config[] =
@@ -1326,6 +1370,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_all_options),
 	cmocka_unit_test(test_probe_targets),
 	cmocka_unit_test(test_modes),
+	cmocka_unit_test(test_tc_attach),
 	cmocka_unit_test(test_node_overrides),
 	cmocka_unit_test(test_rails_by_pf),
 	cmocka_unit_test(test_rail_count_limit),

@@ -232,13 +232,15 @@ static void test_missing_link_is_enodev(void **state)
 	assert_int_equal(rg_nl_link_by_name(fx->nl, "", &l), -EINVAL);
 }
 
-static void test_glob_matches_sorted_by_name(void **state)
+static void test_table_globs_sorted_by_name(void **state)
 {
 	struct fixture *fx = *state;
+	struct rg_link_table t;
 	struct rg_link_info *links;
 	size_t n;
 
-	assert_int_equal(rg_nl_links_matching(fx->nl, "pf0vf*", &links, &n), 0);
+	assert_int_equal(rg_nl_link_table(fx->nl, &t), 0);
+	assert_int_equal(rg_link_table_match(&t, "pf0vf*", &links, &n), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(links[0].name, "pf0vf0");
 	assert_string_equal(links[1].name, "pf0vf1");
@@ -246,14 +248,108 @@ static void test_glob_matches_sorted_by_name(void **state)
 	assert_true(links[0].xdp_features_known);
 	free(links);
 
-	assert_int_equal(rg_nl_links_matching(fx->nl, "pf1vf*", &links, &n), 0);
+	assert_int_equal(rg_link_table_match(&t, "pf1vf*", &links, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(links[0].name, "pf1vf0");
 	free(links);
 
-	assert_int_equal(rg_nl_links_matching(fx->nl, "pf9vf*", &links, &n), 0);
+	/* a plain name is itself, and nothing else */
+	assert_int_equal(rg_link_table_match(&t, "pf0vf1", &links, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(links[0].name, "pf0vf1");
+	free(links);
+
+	assert_int_equal(rg_link_table_match(&t, "pf9vf*", &links, &n), 0);
 	assert_int_equal(n, 0);
 	assert_null(links);
+	assert_int_equal(rg_link_table_match(&t, "pf0vf", &links, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(links);
+	rg_link_table_free(&t);
+}
+
+/* Whether every link's operstate in t is what a single query says now:
+ * the kernel's link watch moves it asynchronously, up to a second after
+ * a carrier change (rgup's peer came up in the group setup). */
+static bool operstates_settled(struct rg_nl *nl, const struct rg_link_table *t)
+{
+	struct rg_link_info one;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (rg_nl_link_by_index(nl, t->links[i].ifindex, &one) ||
+		    one.oper_up != t->links[i].oper_up)
+			return false;
+	return true;
+}
+
+/* The table is what a single RTM_GETLINK and NETDEV_CMD_DEV_GET of each
+ * link say: the dumps lose nothing, the XDP features included. */
+static void test_table_agrees_with_single_queries(void **state)
+{
+	struct fixture *fx = *state;
+	struct rg_link_table t;
+	struct rg_link_info one;
+
+	assert_int_equal(test_sh("ethtool -K pf0vf1 gro on"), 0);
+	assert_int_equal(rg_nl_link_table(fx->nl, &t), 0);
+	for (int tries = 0; tries < 30 && !operstates_settled(fx->nl, &t); tries++) {
+		rg_link_table_free(&t);
+		usleep(100 * 1000);
+		assert_int_equal(rg_nl_link_table(fx->nl, &t), 0);
+	}
+	assert_true(t.n >= 4);
+	for (size_t i = 0; i < t.n; i++) {
+		const struct rg_link_info *l = &t.links[i];
+
+		if (i)
+			assert_true(strcmp(t.links[i - 1].name, l->name) < 0);
+		assert_ptr_equal(rg_link_table_by_name(&t, l->name), l);
+		assert_ptr_equal(rg_link_table_by_index(&t, l->ifindex), l);
+		assert_int_equal(rg_nl_link_by_index(fx->nl, l->ifindex, &one), 0);
+		assert_string_equal(l->name, one.name);
+		assert_memory_equal(l->mac, one.mac, RG_MAC_LEN);
+		assert_int_equal(l->mtu, one.mtu);
+		assert_int_equal(l->up, one.up);
+		assert_int_equal(l->oper_up, one.oper_up);
+		assert_string_equal(l->kind, one.kind);
+		assert_int_equal(l->xdp_features_known, one.xdp_features_known);
+		assert_int_equal(l->xdp_features, one.xdp_features);
+	}
+	/* the one that changed: pf0vf0 takes redirects while its peer has GRO */
+	assert_true(rg_link_accepts_redirect(rg_link_table_by_name(&t, "pf0vf0")));
+	assert_null(rg_link_table_by_name(&t, "nosuchlink0"));
+	assert_null(rg_link_table_by_index(&t, 99999));
+	rg_link_table_free(&t);
+	assert_int_equal(test_sh("ethtool -K pf0vf1 gro off"), 0);
+}
+
+/* A table costs two requests (the link dump, the XDP features dump),
+ * whatever is looked up in it afterwards; the counters reset. */
+static void test_table_is_two_requests(void **state)
+{
+	struct fixture *fx = *state;
+	struct rg_nl_counters c;
+	struct rg_link_table t;
+	struct rg_link_info *links, one;
+	size_t n;
+
+	rg_nl_reset_counters(fx->nl);
+	rg_nl_get_counters(fx->nl, &c);
+	assert_int_equal(c.requests, 0);
+	assert_int_equal(c.link_dumps, 0);
+	assert_int_equal(rg_nl_link_table(fx->nl, &t), 0);
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(rg_link_table_match(&t, i % 2 ? "pf*" : "pf0vf0", &links, &n), 0);
+		free(links);
+	}
+	rg_nl_get_counters(fx->nl, &c);
+	assert_int_equal(c.link_dumps, 1);
+	assert_int_equal(c.requests, 2);
+	rg_link_table_free(&t);
+	assert_int_equal(rg_nl_link_by_name(fx->nl, "pf0vf0", &one), 0);
+	rg_nl_get_counters(fx->nl, &c);
+	assert_int_equal(c.link_dumps, 1);
+	assert_int_equal(c.requests, 4);   /* the link and its XDP features */
 }
 
 /* ---- XDP features ------------------------------------------------------ */
@@ -529,7 +625,9 @@ int main(void)
 		cmocka_unit_test(test_link_by_name_reports_what_was_set),
 		cmocka_unit_test(test_link_by_index_matches_by_name),
 		cmocka_unit_test(test_missing_link_is_enodev),
-		cmocka_unit_test(test_glob_matches_sorted_by_name),
+		cmocka_unit_test(test_table_globs_sorted_by_name),
+		cmocka_unit_test(test_table_agrees_with_single_queries),
+		cmocka_unit_test(test_table_is_two_requests),
 		cmocka_unit_test(test_veth_has_native_xdp),
 		cmocka_unit_test(test_ifb_and_lo_have_no_native_xdp),
 		cmocka_unit_test(test_veth_accepts_redirect_only_with_peer_gro),

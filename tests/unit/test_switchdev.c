@@ -175,26 +175,36 @@ static int tree_teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-/* The PFs sel finds, as "PF(PCI,numvfs):REP,REP PF...". */
-static const char *find(void **state, const char *sel)
-{
-	static char out[1024];
-	struct tree *t = *state;
-	struct rg_pf *pfs;
-	size_t n, used = 0;
-	char err[256];
+#define FORMAT_LEN 1024
 
-	assert_int_equal(rg_switchdev_pfs(t->root, sel, &pfs, &n, err, sizeof(err)), 0);
+/* PFs as "PF(PCI,numvfs):REP,REP PF..." in out, FORMAT_LEN bytes (pfs freed). */
+static const char *format_pfs(struct rg_pf *pfs, size_t n, char *out)
+{
+	size_t used = 0;
+
 	out[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		used += snprintf(out + used, sizeof(out) - used, "%s%s(%s,%d):", i ? " " : "",
+		used += snprintf(out + used, FORMAT_LEN - used, "%s%s(%s,%d):", i ? " " : "",
 				 pfs[i].name, pfs[i].pci, pfs[i].numvfs);
 		for (size_t r = 0; r < pfs[i].n_reps; r++)
-			used += snprintf(out + used, sizeof(out) - used, "%s%s", r ? "," : "",
+			used += snprintf(out + used, FORMAT_LEN - used, "%s%s", r ? "," : "",
 					 pfs[i].reps[r]);
 	}
 	rg_pfs_free(pfs, n);
 	return out;
+}
+
+/* The PFs sel finds, formatted. */
+static const char *find(void **state, const char *sel)
+{
+	static char out[FORMAT_LEN];
+	struct tree *t = *state;
+	struct rg_pf *pfs;
+	size_t n;
+	char err[256];
+
+	assert_int_equal(rg_switchdev_pfs(t->root, sel, &pfs, &n, err, sizeof(err)), 0);
+	return format_pfs(pfs, n, out);
 }
 
 static void test_connectx_per_rail(void **state)
@@ -294,6 +304,30 @@ static void test_rail_patterns(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* One read of sysfs answers every rail's pf as a read per rail does:
+ * an apply scans sysfs once, however many rails are by pf. */
+static void test_one_read_for_every_rail(void **state)
+{
+	static const char *const sels[] = { "ens1f0np0", "0000:31:00.0", "ens[12]*", "eno1",
+					    "0000:4b:00.1", "nosuchpf" };
+	struct tree *t = *state;
+	struct rg_netdevs *nd;
+	char err[256], out[FORMAT_LEN];
+
+	assert_int_equal(rg_switchdev_read(t->root, &nd, err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(sels) / sizeof(sels[0]); i++) {
+		struct rg_pf *pfs;
+		size_t n;
+
+		assert_int_equal(rg_switchdev_pfs_of(nd, sels[i], &pfs, &n, err, sizeof(err)), 0);
+		format_pfs(pfs, n, out);
+		assert_string_equal(out, find(state, sels[i]));
+	}
+	rg_netdevs_free(nd);
+	assert_int_equal(rg_switchdev_read("/nonexistent-rg", &nd, err, sizeof(err)), -ENOENT);
+	assert_null(nd);
+}
+
 static void test_missing_root(void **state)
 {
 	struct rg_pf *pfs;
@@ -326,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_mode_is_an_error),
 		cmocka_unit_test(test_is_rep_of),
 		cmocka_unit_test(test_rail_patterns),
+		cmocka_unit_test(test_one_read_for_every_rail),
 		cmocka_unit_test(test_missing_root),
 		cmocka_unit_test(test_sysfs_root),
 	};

@@ -7,13 +7,17 @@
 #
 # Builds the topology in namespaces named rgb<pid>-* (tools/bench/topology.sh),
 # removed on exit, failure or interrupt; runs build/railgate-bench in them;
-# times `railgate up` on a generated config; writes DIR/<date>.{md,json,png}
-# (DIR: bench/results).  --smoke: a seconds-long run for the tests (one
-# round, 16 prefixes, no plot unless asked for an output directory).
+# times `railgate up` on a generated config and up, reload and down of a
+# whole node (64, 256 and 1024 veth representors in namespaces rgb<pid>-scale*,
+# tools/bench/apply_scale.sh) for xdp, tcx and clsact; writes
+# DIR/<date>.{md,json,png} (DIR: bench/results).  --smoke: a seconds-long
+# run for the tests (one round, 16 prefixes, 64 representors, no plot
+# unless asked for an output directory).
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$REPO"
 . tools/bench/topology.sh
+. tools/bench/apply_scale.sh
 
 BENCH="$REPO/build/railgate-bench"
 RAILGATE="$REPO/build/railgate"
@@ -31,12 +35,18 @@ done
 
 P=rgb$$
 PIN=""
+SCALE_PIN=""
 TMP=$(mktemp -d "/tmp/$P.XXXX")
 cleanup() {
 	if [ -n "$PIN" ] && mountpoint -q "$PIN"; then
 		RAILGATE_PIN_DIR="$PIN/railgate" ip netns exec "$P-node" "$RAILGATE" down >/dev/null 2>&1 || true
 		umount "$PIN"
 	fi
+	if [ -n "$SCALE_PIN" ] && mountpoint -q "$SCALE_PIN"; then
+		RAILGATE_PIN_DIR="$SCALE_PIN/railgate" ip netns exec "$P-scale" "$RAILGATE" down >/dev/null 2>&1 || true
+		umount "$SCALE_PIN"
+	fi
+	scale_topo_down "$P"
 	bench_topo_down "$P"
 	rm -rf "$TMP"
 }
@@ -117,12 +127,107 @@ time_railgate_up() {
 	PIN=""
 }
 
+# A whole node (issue 14): up, a reload of a changed config and down of
+# every size and attach kind, globs (pf<r>vf*); at SCALE_NAMED_AT the same
+# with every representor named, alternating with the glob config (which
+# goes first flips each round: a run after a tcx down meets the kernel's
+# deferred work), SCALE_ROUNDS rounds each (tcx: SCALE_TCX_ROUNDS, its up
+# and down alone take ~12 ms per representor in the kernel).  Lines
+# "N KIND NAMES ROUND UP RELOAD DOWN" into $TMP/scale.dat.
+SCALE_SIZES=(64 256 1024)
+SCALE_NAMED_AT=256
+SCALE_ROUNDS=9
+SCALE_TCX_ROUNDS=3
+time_apply_scale() {
+	local n kind r rounds names t t0 t1
+	SCALE_PIN="$TMP/scale-bpffs"
+	mkdir -p "$SCALE_PIN"
+	mount -t bpf bpf "$SCALE_PIN"
+	mkdir -p "$TMP/scale"
+	: >"$TMP/scale.dat"
+	for n in "${SCALE_SIZES[@]}"; do
+		t0=$(date +%s%N)
+		scale_topo_up "$P" "$n"
+		t1=$(date +%s%N)
+		echo "bench: $n veth representors made with ip -batch in $(((t1 - t0) / 1000000)) ms" >&2
+		for kind in xdp tcx clsact; do
+			rounds=1 names=glob
+			[ "$n" -eq "$SCALE_NAMED_AT" ] && names="glob named"
+			[ "$n" -eq "$SCALE_NAMED_AT" ] && rounds=$SCALE_ROUNDS
+			[ "$n" -eq "$SCALE_NAMED_AT" ] && [ "$kind" = tcx ] && rounds=$SCALE_TCX_ROUNDS
+			for ((r = 0; r < rounds; r++)); do
+				[ $((r % 2)) -eq 1 ] && [ "$names" = "glob named" ] && names="named glob"
+				[ $((r % 2)) -eq 0 ] && [ "$names" = "named glob" ] && names="glob named"
+				for nm in $names; do
+					t=$(RAILGATE_PIN_DIR="$SCALE_PIN/railgate" \
+						scale_run "$P" "$TMP/scale" "$n" "$kind" "$([ "$nm" = named ] && echo 1 || echo 0)")
+					echo "$n $kind $nm $r $t" >>"$TMP/scale.dat"
+					echo "bench: $n representors, $kind, $nm: up reload down $t ms" >&2
+				done
+			done
+		done
+		scale_topo_down "$P"
+	done
+	umount "$SCALE_PIN"
+	SCALE_PIN=""
+}
+
+# The scale figures: medians per (representors, attach, names) as JSON, and
+# the two Markdown tables with the target (named within 10% of glob).
+report_apply_scale() {
+	local json=$1 md=$2
+	jq -R -s --argjson rails "$SCALE_RAILS" --argjson named_at "$SCALE_NAMED_AT" '
+		def median: sort | if length % 2 == 1 then .[length / 2 | floor]
+			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+		[split("\n")[] | select(length > 0) | split(" ")
+		 | { representors: (.[0] | tonumber), attach: .[1], names: .[2], round: (.[3] | tonumber),
+		     up_ms: (.[4] | tonumber), reload_ms: (.[5] | tonumber), down_ms: (.[6] | tonumber) }]
+		| { rails: $rails, named_at: $named_at, runs: .,
+		    medians: (group_by([.representors, .attach, .names])
+			| map({ representors: .[0].representors, attach: .[0].attach, names: .[0].names,
+				rounds: length, up_ms: (map(.up_ms) | median),
+				reload_ms: (map(.reload_ms) | median), down_ms: (map(.down_ms) | median),
+				up_range: [(map(.up_ms) | min), (map(.up_ms) | max)],
+				reload_range: [(map(.reload_ms) | min), (map(.reload_ms) | max)] })) }
+		| .named_vs_glob = [.medians as $m | $m[] | select(.names == "named") | . as $nm
+			| ($m[] | select(.names == "glob" and .attach == $nm.attach and
+					 .representors == $nm.representors)) as $g
+			| { attach: .attach, representors: .representors,
+			    up_ratio: ($nm.up_ms / ([$g.up_ms, 1] | max)),
+			    reload_ratio: ($nm.reload_ms / ([$g.reload_ms, 1] | max)),
+			    glob: $g, named: $nm }]' "$TMP/scale.dat" >"$TMP/scale.json"
+	jq --slurpfile s "$TMP/scale.json" '.apply_scale = $s[0]' "$json" >"$TMP/j" && cat "$TMP/j" >"$json"
+	{
+		echo
+		echo "### Apply time of a whole node: veth representors in $SCALE_RAILS rails (globs pf<r>vf*), one namespace"
+		echo
+		echo "\`railgate up\` fresh (load, fill, attach, pin), a reload of a changed config (a front-end prefix added: the other generation written and flipped, every representor kept), \`railgate down\`; median of the rounds."
+		echo
+		echo "| representors | attach | up (ms) | reload (ms) | down (ms) | up per representor (ms) | down per representor (ms) | rounds |"
+		echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+		jq -r '.medians[] | select(.names == "glob")
+			| "| \(.representors) | \(.attach) | \(.up_ms) | \(.reload_ms) | \(.down_ms) | \(.up_ms / .representors * 100 | round / 100) | \(.down_ms / .representors * 100 | round / 100) | \(.rounds) |"' "$TMP/scale.json"
+		echo
+		echo "Every representor named in the config against one glob per rail, same run, alternating; median [min–max] of the rounds (target: named within 10% of glob):"
+		echo
+		echo "| attach | representors | up glob (ms) | up named (ms) | named / glob | reload glob (ms) | reload named (ms) | named / glob | rounds |"
+		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		jq -r 'def r: "\(.[0])–\(.[1])";
+			.named_vs_glob[]
+			| "| \(.attach) | \(.representors) | \(.glob.up_ms) [\(.glob.up_range | r)] | \(.named.up_ms) [\(.named.up_range | r)] | \(.up_ratio * 100 | round / 100) | \(.glob.reload_ms) [\(.glob.reload_range | r)] | \(.named.reload_ms) [\(.named.reload_range | r)] | \(.reload_ratio * 100 | round / 100) | \(.named.rounds) |"' "$TMP/scale.json"
+		echo
+		jq -r '.named_vs_glob[]
+			| "- named vs glob, \(.attach), \(.representors) representors: up \(.up_ratio * 100 | round / 100)x, reload \(.reload_ratio * 100 | round / 100)x (target <= 1.10: \(if .up_ratio <= 1.10 and .reload_ratio <= 1.10 then "met" else "MISSED" end))"' "$TMP/scale.json"
+	} | tee -a "$md"
+}
+
 stamp=$(date +%Y-%m-%d-%H%M%S)
 mkdir -p "$OUT"
 json="$OUT/$stamp.json" md="$OUT/$stamp.md" png="$OUT/$stamp.png" dat="$TMP/ratios.dat"
 args=($(bench_topo_args "$P"))
 if [ $SMOKE -eq 1 ]; then
 	args+=(--sizes 16 --rounds 1 --seconds 0.3 --frames 2000000 --cost-calls 20)
+	SCALE_SIZES=(64) SCALE_NAMED_AT=64 SCALE_ROUNDS=1 SCALE_TCX_ROUNDS=1
 fi
 cmd=("$BENCH" "${args[@]}" "${EXTRA[@]}" --json "$json" --md "$md" --dat "$dat")
 echo "bench: ${cmd[*]}" >&2
@@ -138,6 +243,8 @@ if [ $SMOKE -eq 0 ]; then
 		'.railgate_up = { rails: 256, first_ms: $a, reapply_ms: $b }' "$json" >"$TMP/j" &&
 		cat "$TMP/j" >"$json"
 fi
+time_apply_scale
+report_apply_scale "$json" "$md"
 
 # The plot: throughput / bare XDP redirect against table size, per design.
 if [ $SMOKE -eq 0 ] || [ "$OUT" != bench/results ]; then

@@ -59,7 +59,7 @@ static bool is_attached(const struct rg_attached *links, size_t n, int ifindex)
 	return false;
 }
 
-static void check_rail_attached(const struct rg_doctor_ctx *x, struct rg_nl *nl, size_t r,
+static void check_rail_attached(const struct rg_doctor_ctx *x, const struct rg_link_table *lt, size_t r,
 				const struct rg_attached *links, size_t n_links, struct rg_checks *cs)
 {
 	const struct rg_config_rail *rail = &x->cfg->rails[r];
@@ -74,7 +74,7 @@ static void check_rail_attached(const struct rg_doctor_ctx *x, struct rg_nl *nl,
 		struct rg_link_info *l = NULL;
 		size_t n = 0;
 
-		if (rg_nl_links_matching(nl, pats[k], &l, &n))
+		if (rg_link_table_match(lt, pats[k], &l, &n))
 			continue;
 		for (size_t i = 0; i < n; i++, seen++) {
 			if (is_attached(links, n_links, l[i].ifindex))
@@ -284,8 +284,18 @@ void rg_doctor_node(const struct rg_doctor_ctx *x, struct rg_checks *cs)
 			rg_check_set(c->evidence, "%s", err);
 		}
 	} else {
-		for (size_t r = 0; x->cfg && r < x->cfg->n_rails; r++)
-			check_rail_attached(x, nl, r, links, n_links, cs);
+		struct rg_link_table lt = { 0 };
+		int ret = rg_nl_link_table(nl, &lt);   /* one dump for every rail's patterns */
+		struct rg_check *c = ret ? rg_checks_add(cs, "node.netlink", 0, RG_CHECK_FAIL, NODE)
+					 : NULL;
+
+		if (c) {
+			rg_check_set(c->summary, "cannot read the node's links");
+			rg_check_set(c->evidence, "link dump: %s", strerror(-ret));
+		}
+		for (size_t r = 0; !ret && x->cfg && r < x->cfg->n_rails; r++)
+			check_rail_attached(x, &lt, r, links, n_links, cs);
+		rg_link_table_free(&lt);
 		check_uplink(x, nl, &eg, links, n_links, &up, cs);
 		check_gateway(x, nl, &eg, cs);
 		if (up.ifindex)

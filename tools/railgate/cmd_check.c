@@ -107,10 +107,10 @@ int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
 	}
 	rg_digest_hex(cfg.sha256, hex);
 	printf("%s: valid (config %s, sha256 %.16s)\n", path, cfg.name, hex);
-	printf("uplink %s, gateway %s, mode %s, anti-spoof %s\n",
+	printf("uplink %s, gateway %s, mode %s, tc attach %s, anti-spoof %s\n",
 	       cfg.computenet.uplink_discover ? "auto (the route to the gateway)" : cfg.computenet.uplink,
 	       rg_ip_str(cfg.computenet.gateway, gw), rg_config_mode_name(cfg.mode),
-	       cfg.anti_spoof ? "on" : "off");
+	       rg_config_tc_attach_name(cfg.tc_attach), cfg.anti_spoof ? "on" : "off");
 	print_rails(&cfg, &plan);
 	print_table(&plan);
 	printf("datapath tables: %u zones, %u tbl24 slots, %u tbl8 groups, %zu LPM fallback entries\n",
