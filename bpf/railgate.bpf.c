@@ -14,7 +14,9 @@
  *    passed would be dropped by the stack as a martian);
  *  - exactly one accounting point per frame (rg_count in the adapters),
  *    packets and the whole frame's bytes as received, into the slot of
- *    (ingress rail, verdict or drop reason).
+ *    (ingress rail, verdict or drop reason);
+ *  - the monitor's event (monitor.h) is built after the decision and sent
+ *    after the action, and costs a frame one compare while nobody monitors.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -31,6 +33,7 @@
 #include "rewrite.h"
 #include "icmp.h"
 #include "count.h"
+#include "monitor.h"
 
 /*
  * The decision core: steps 1-6 of the pipeline (docs/design.md), reads
@@ -191,9 +194,12 @@ int railgate_xdp(struct xdp_md *ctx)
 {
 	struct rg_frame f = rg_xdp_frame(ctx);
 	struct rg_decision d = {};
+	struct rg_state *mon;
+	struct rg_event ev;
 	int action;
 
 	rg_decide(&f, &d);
+	mon = rg_monitor_begin(&f, &d, &ev);
 	if (rg_stat_is_forward(d.stat))
 		action = rg_xdp_forward(ctx, &f, &d);
 	else if (d.icmp_type)
@@ -201,6 +207,7 @@ int railgate_xdp(struct xdp_md *ctx)
 	else
 		action = rg_stat_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
 	rg_count(d.rail_slot, d.stat, f.len);
+	rg_monitor_emit(mon, &ev, d.stat, RG_HOOK_XDP, action == XDP_TX ? RG_EVENT_F_ANSWERED : 0);
 	return action;
 }
 
@@ -307,11 +314,14 @@ int railgate_tc(struct __sk_buff *skb)
 {
 	struct rg_frame f;
 	struct rg_decision d = {};
+	struct rg_state *mon;
+	struct rg_event ev;
 	int action;
 
 	rg_skb_pull_headers(skb);
 	f = rg_skb_frame(skb);
 	rg_decide(&f, &d);
+	mon = rg_monitor_begin(&f, &d, &ev);
 	if (rg_stat_is_forward(d.stat))
 		action = rg_tc_forward(skb, &d);
 	else if (d.icmp_type)
@@ -319,6 +329,9 @@ int railgate_tc(struct __sk_buff *skb)
 	else
 		action = rg_stat_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
 	rg_count(d.rail_slot, d.stat, f.len);
+	/* An answered drop is redirected back out of the representor. */
+	rg_monitor_emit(mon, &ev, d.stat, RG_HOOK_TC,
+			d.icmp_type && action == TC_ACT_REDIRECT ? RG_EVENT_F_ANSWERED : 0);
 	return action;
 }
 
