@@ -913,7 +913,6 @@ int rg_map_set_monitor_renew(struct rg_map_set *ms, struct rg_monitor_lease *lea
 		return rg_err(err, n, -ESTALE, "monitor slot %d ran out and was taken",
 			      lease->slot);
 	lease->until_ns = until;
-	write_monitor_budget(ms->state);
 	rg_monitor_raise(summary_lease(ms->state, lease->scope), until);
 	return 0;
 }
