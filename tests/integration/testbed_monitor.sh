@@ -5,7 +5,8 @@
 # addresses, the ICMP type and the reason (JSON Lines and the text line);
 # --rail keeps another rail's drops out; two monitors at once each see the
 # drops; a monitor killed with SIGKILL stops the datapath's events within
-# its lease (the monitor_events counter stops moving); SIGINT ends one with
+# its lease (the monitor_events counter stops moving), and a hitless reload
+# does not end a monitor's stream; SIGINT ends one with
 # exit 0 and gives its slot back; bad input is refused with a clear error.
 source "$(dirname "$0")/../lib/integration.sh" testbed
 
@@ -47,6 +48,9 @@ monitors_live() {
 }
 side_events() {
 	tb_railgate n0 stats --json | jq '.side.monitor_events.packets'
+}
+events_above() {   # events_above N: monitor_events is above N now (for wait_for)
+	[ "$(side_events)" -gt "$1" ]
 }
 # The provoked drops: a spoofed source out of the rail-0 pod, and a
 # destination in the supernet in no rail.  One frame each.
@@ -128,7 +132,12 @@ check_eq "--rail rail1 printed only rail1's drop" "rail1 pf1vf0 no_route $POD1 $
 start_monitor "$TMP/k.json" --all --json && ok "monitor --all attaches" || fail "monitor --all attaches"
 before=$(side_events)
 send_no_route n0-p0 "$HOLE0"
-check "while it runs, a drop moves monitor_events" wait_for 3 test "$(side_events)" -gt "$before"
+check "while it runs, a drop moves monitor_events" wait_for 3 events_above "$before"
+check "a hitless reload (railgate up again) while it runs" tb_railgate_up n0 auto
+before=$(side_events)
+send_no_route n0-p0 "$HOLE0"
+check "after the reload the monitor's ring still gets the drops" wait_for 3 events_above "$before"
+check_eq "and the monitor printed them" 2 "$(jq -s '[.[] | select(.type == "event" and .verdict == "no_route")] | length' "$TMP/k.json")"
 kill -9 "$RG_PID"
 wait "$MON_PID" 2>/dev/null
 killed_at=$(now_ms)
