@@ -95,7 +95,11 @@ static __noinline void rg_monitor_snapshot(const struct rg_frame *f, const struc
 
 /*
  * Step 9a, before the action: the state when some monitor may want this
- * frame (ev then holds its snapshot), NULL when none is attached.
+ * frame (ev then holds its snapshot), NULL when none is attached, or when
+ * only drops are watched and the frame is none (a cross-rail frame under a
+ * drops lease pays two compares).  A forwarded frame whose redirect then
+ * fails is a drop after all: the hook adapter reads it again then
+ * (rg_monitor_begin_failed).
  */
 static __always_inline struct rg_state *rg_monitor_begin(const struct rg_frame *f,
 							 const struct rg_decision *d,
@@ -106,7 +110,27 @@ static __always_inline struct rg_state *rg_monitor_begin(const struct rg_frame *
 
 	if (!st || !(st->monitor_drops_until_ns | st->monitor_all_until_ns))
 		return NULL;
+	if (!st->monitor_all_until_ns && !rg_stat_is_drop(d->stat))
+		return NULL;
 	rg_monitor_snapshot(f, d, ev);
+	return st;
+}
+
+/*
+ * rg_monitor_begin for a frame whose redirect failed (redirect_failed),
+ * from the frame as the failure left it: now is the frame read again from
+ * the context, its data past a tag the hook pushed, so the headers sit
+ * where a snapshot reads them; rewritten says the TTL was decremented
+ * already (the event gives it as received).  Only on that failure path.
+ */
+static __always_inline struct rg_state *rg_monitor_begin_failed(const struct rg_frame *now,
+								const struct rg_decision *d,
+								struct rg_event *ev, int rewritten)
+{
+	struct rg_state *st = rg_monitor_begin(now, d, ev);
+
+	if (st && rewritten && (ev->flags & RG_EVENT_F_IPV4))
+		ev->ttl++;
 	return st;
 }
 

@@ -189,6 +189,34 @@ static __noinline int rg_xdp_icmp_answer(struct xdp_md *ctx, const struct rg_fra
 	return XDP_TX;
 }
 
+/*
+ * The monitor's view of a frame whose redirect failed (rg_monitor_begin
+ * had no snapshot: only drops were watched).  The failure left it
+ * untouched (no headroom for the tag) or rewritten (the redirect itself
+ * failed: MACs, TTL - 1, the tag in front of the ethertype if the rail
+ * has one): a tag is there only after a rewrite, and an untagged rail
+ * fails only after it.
+ */
+static __always_inline struct rg_state *rg_xdp_monitor_failed(struct xdp_md *ctx,
+							      const struct rg_frame *f,
+							      const struct rg_decision *d,
+							      struct rg_event *ev)
+{
+	struct rg_frame now = { .data = (void *)(long)ctx->data,
+				.data_end = (void *)(long)ctx->data_end,
+				.len = f->len, .ifindex = f->ifindex };
+	int tagged = 0;
+
+	if ((d->src_rep->flags & RG_REP_F_VLAN) &&
+	    now.data + ETH_HLEN <= now.data_end &&
+	    rg_eth_proto(now.data) == bpf_htons(ETH_P_8021Q)) {
+		tagged = 1;
+		now.data += sizeof(struct rg_vlan_tag);
+	}
+	return rg_monitor_begin_failed(&now, d, ev,
+				       tagged || !(d->src_rep->flags & RG_REP_F_VLAN));
+}
+
 SEC("xdp.frags")
 int railgate_xdp(struct xdp_md *ctx)
 {
@@ -200,9 +228,11 @@ int railgate_xdp(struct xdp_md *ctx)
 
 	rg_decide(&f, &d);
 	mon = rg_monitor_begin(&f, &d, &ev);
-	if (rg_stat_is_forward(d.stat))
+	if (rg_stat_is_forward(d.stat)) {
 		action = rg_xdp_forward(ctx, &f, &d);
-	else if (d.icmp_type)
+		if (action == XDP_DROP && !mon)
+			mon = rg_xdp_monitor_failed(ctx, &f, &d, &ev);
+	} else if (d.icmp_type)
 		action = rg_xdp_icmp_answer(ctx, &f, &d);
 	else
 		action = rg_stat_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
@@ -322,9 +352,15 @@ int railgate_tc(struct __sk_buff *skb)
 	f = rg_skb_frame(skb);
 	rg_decide(&f, &d);
 	mon = rg_monitor_begin(&f, &d, &ev);
-	if (rg_stat_is_forward(d.stat))
+	if (rg_stat_is_forward(d.stat)) {
 		action = rg_tc_forward(skb, &d);
-	else if (d.icmp_type)
+		/* TC fails only before it writes (the tag goes to metadata) */
+		if (action == TC_ACT_SHOT && !mon) {
+			f.data = (void *)(long)skb->data;
+			f.data_end = (void *)(long)skb->data_end;
+			mon = rg_monitor_begin_failed(&f, &d, &ev, 0);
+		}
+	} else if (d.icmp_type)
 		action = rg_tc_icmp_answer(skb, &f, &d);
 	else
 		action = rg_stat_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;

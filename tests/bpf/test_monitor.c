@@ -142,6 +142,7 @@ static int group_setup(void **state)
 	}
 	T.rails[1].flags |= RG_RAIL_F_VLAN;
 	T.rails[1].vlan = 100;
+	T.lease.slot = -1;
 	T.ring_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "rgt_ring", 0, 0, RG_EVENTS_RING_BYTES, NULL);
 	T.rb = ring_buffer__new(T.ring_fd, on_event, NULL, NULL);
 	return T.ring_fd >= 0 && T.rb ? 0 : -1;
@@ -437,23 +438,42 @@ static void test_drops_lease_only_drops(void **state)
 	run_rows(RG_MONITOR_DROPS);
 }
 
-/* XDP's redirect through rg_tx_ports fails without the uplink there: the
- * event says redirect_failed, what the frame was counted as. */
+/*
+ * XDP's redirect through rg_tx_ports fails without the uplink there: the
+ * event says redirect_failed, what the frame was counted as, with the
+ * frame as received, on an untagged rail and on a VLAN rail (the tag was
+ * pushed and the frame rewritten before the redirect failed).  Under a
+ * drops lease the forwarded frame had no snapshot: the event comes from
+ * the frame read again after the failure; under an all lease from the
+ * snapshot.  Both must say the same.
+ */
 static void test_redirect_failed_event(void **state)
 {
+	static const struct row failed[] = {
+		{ "redirect_failed", DEV_REP0, "10.0.0.10", "10.0.1.20", TW_TCP, 0,
+		  RG_DROP_REDIRECT_FAILED, false },
+		{ "redirect_failed, VLAN rail", DEV_REP1, "10.0.1.10", "10.0.0.20", TW_NONE, 1,
+		  RG_DROP_REDIRECT_FAILED, false },
+	};
+	static const enum rg_monitor_scope scopes[] = { RG_MONITOR_DROPS, RG_MONITOR_ALL };
 	static uint8_t buf[FRAME_CAP];
 	static struct run r;
-	const struct row row = { "redirect_failed", DEV_REP0, "10.0.0.10", "10.0.1.20", TW_NONE,
-				 0, RG_DROP_REDIRECT_FAILED, false };
-	uint32_t len = build_row(&row, buf);
-	uint64_t t0 = mono_ns();
 
 	assert_int_equal(rg_map_set_del_tx_port(&T.ms, (uint32_t)T.ifindex[DEV_UPLINK], NULL, 0), 0);
-	take_lease(RG_MONITOR_DROPS, mono_ns());
-	run_and_read(HOOK_XDP, buf, len, DEV_REP0, &r);
-	assert_int_equal(r.ret, XDP_DROP);
-	assert_int_equal(T.n_events, 1);
-	check_event(&T.events[0], &row, HOOK_XDP, buf, len, t0, mono_ns());
+	for (size_t k = 0; k < 2; k++) {
+		for (size_t i = 0; i < 2; i++) {
+			uint32_t len = build_row(&failed[i], buf);
+			uint64_t t0 = mono_ns();
+
+			rg_map_set_monitor_release(&T.ms, &T.lease);
+			T.ms.state->monitor_drops_until_ns = T.ms.state->monitor_all_until_ns = 0;
+			take_lease(scopes[k], mono_ns());
+			run_and_read(HOOK_XDP, buf, len, failed[i].dev, &r);
+			assert_int_equal(r.ret, XDP_DROP);
+			assert_int_equal(T.n_events, 1);
+			check_event(&T.events[0], &failed[i], HOOK_XDP, buf, len, t0, mono_ns());
+		}
+	}
 }
 
 /* no_egress: the egress is not valid yet. */

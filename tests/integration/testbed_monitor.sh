@@ -7,7 +7,8 @@
 # drops; a monitor killed with SIGKILL stops the datapath's events within
 # its lease (the monitor_events counter stops moving), and a hitless reload
 # does not end a monitor's stream; SIGINT ends one with
-# exit 0 and gives its slot back; bad input is refused with a clear error.
+# exit 0 and gives its slot back; `railgate down` ends one with exit 1 and
+# a reason; bad input is refused with a clear error.
 source "$(dirname "$0")/../lib/integration.sh" testbed
 
 readonly SPOOF_ADDR=10.0.1.250   # a rail-1 address put on the rail-0 pod
@@ -155,4 +156,12 @@ kill -INT "$RG_PID"
 wait "$MON_PID"; rc=$?
 check_eq "SIGINT ends the monitor with exit 0" 0 "$rc"
 check_eq "and its slot is free at once" 0 "$(tb_railgate n0 status --json | jq '.monitors | length')"
+
+# ---- railgate down under a running monitor: it says so and exits 1
+start_monitor "$TMP/d.txt" --drops && ok "monitor attaches before a down" || fail "monitor attaches before a down"
+check "railgate down" tb_railgate n0 down
+wait "$MON_PID"; rc=$?
+check_eq "the monitor exits 1 when the datapath is taken down" 1 "$rc"
+grep -q "was taken down or loaded anew" "$TMP/d.txt.err" && ok "and says why" ||
+	fail "and says why (got: $(cat "$TMP/d.txt.err"))"
 tap_done

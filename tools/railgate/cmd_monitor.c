@@ -10,6 +10,7 @@
  * `stats`.  The JSON fields are documented in docs/commands.md.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -68,6 +69,7 @@ struct monitor_opts {
 struct monitor {
 	struct monitor_opts o;
 	struct rg_datapath dp;
+	uint32_t state_id;           /* the rg_state map we hold a lease in */
 	struct rg_rail rails[RG_MAX_RAILS];
 	int rail_id;                 /* --rail, or -1 */
 	int64_t wall_minus_mono_ns;  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
@@ -333,6 +335,30 @@ static void report_counts(struct monitor *m, bool final)
 	}
 }
 
+static uint32_t map_id(int fd)
+{
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info);
+
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
+}
+
+/* Is the pinned rg_state still the map we hold a lease in?  `down` (and a
+ * fresh `up` after it) replaces the maps: our ring would get nothing more. */
+static bool datapath_same(const struct monitor *m)
+{
+	char path[PATH_MAX];
+	uint32_t id;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/maps/%s", m->dp.dir, RG_MAP_STATE);
+	fd = bpf_obj_get(path);
+	id = map_id(fd);
+	if (fd >= 0)
+		close(fd);
+	return id && id == m->state_id;
+}
+
 /* Renew the lease; a slot lost after a stall is claimed again. */
 static int renew(struct monitor *m, struct rg_monitor_lease *lease, int ring_fd)
 {
@@ -368,6 +394,7 @@ static int run_monitor(struct monitor *m)
 		fprintf(stderr, "railgate monitor: cannot map the ring buffer: %s\n", strerror(errno));
 		goto out;
 	}
+	m->state_id = map_id(m->dp.maps.fd[RG_MAPID_STATE]);
 	rg_map_set_read_side_stats(&m->dp.maps, m->side0, NULL, 0);
 	memcpy(m->side_shown, m->side0, sizeof(m->side0));
 	if (rg_map_set_monitor_claim(&m->dp.maps, m->o.scope, clock_ns(CLOCK_MONOTONIC), ring_fd,
@@ -387,6 +414,11 @@ static int run_monitor(struct monitor *m)
 		}
 		now = clock_ns(CLOCK_MONOTONIC);
 		if (now >= next_renew && !m->done) {
+			if (!datapath_same(m)) {
+				fprintf(stderr, "railgate monitor: the datapath under %s was taken down "
+					"or loaded anew; run the monitor again\n", m->dp.dir);
+				goto out;
+			}
 			if (renew(m, &lease, ring_fd))
 				goto out;
 			m->wall_minus_mono_ns = (int64_t)(clock_ns(CLOCK_REALTIME) - now);
@@ -410,14 +442,13 @@ out:
 
 int rg_cmd_monitor(const struct rg_global_opts *g, int argc, char **argv)
 {
-	static struct monitor m;
+	struct monitor m = { .rail_id = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };   /* no SA_RESTART: poll returns */
 	char err[512];
 	int ret = parse_monitor_opts(argc, argv, &m.o);
 
 	if (ret)
 		return ret == 1 ? RG_EXIT_OK : RG_EXIT_USAGE;
-	m.rail_id = -1;
 	if (cli_open_datapath(g->pin_dir, &m.dp, err, sizeof(err))) {
 		fprintf(stderr, "railgate monitor: %s\n", err);
 		rg_datapath_close(&m.dp);
