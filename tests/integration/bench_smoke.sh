@@ -41,7 +41,8 @@ for d in xdp_redirect tc_redirect kernel fib_lookup railgate_xdp railgate_xdp_ge
 	esac
 done
 
-for p in xdp_pass bare_redirect fib_lookup railgate_xdp railgate_xdp_monitor_drops railgate_xdp_monitor_all; do
+for p in xdp_pass bare_redirect fib_lookup railgate_xdp railgate_xdp_monitor_drops railgate_xdp_monitor_all \
+	railgate_xdp_monitor_all_budget; do
 	check_eq "cost $p: every test-run gave the expected verdict" 0 \
 		"$(jq -r ".sizes[0].cost.$p.wrong_verdicts" "$JSON")"
 	check "cost $p: a duration was measured" \

@@ -37,10 +37,12 @@ enum bench_design {
 	D_COUNT,
 };
 
-/* Per-packet cost programs (BPF_PROG_TEST_RUN).  The last two are
+/* Per-packet cost programs (BPF_PROG_TEST_RUN).  The last three are
  * railgate_xdp again, cross-rail frames with a monitor attached: a drops
- * lease (no event: the cost of the check) and an all lease sampling every
- * frame (every frame an event, the ring drained between calls). */
+ * lease (no event: the cost of the check), an all lease sampling every
+ * frame with a budget no call exhausts (every frame an event, the ring
+ * drained between calls), and an all lease with the built-in sampling and
+ * rate limit (what a flood costs while `railgate monitor --all` runs). */
 enum bench_cost_prog {
 	C_XDP_PASS = 0,
 	C_BARE_REDIRECT,
@@ -48,6 +50,7 @@ enum bench_cost_prog {
 	C_RAILGATE_XDP,
 	C_RAILGATE_XDP_MON_DROPS,
 	C_RAILGATE_XDP_MON_ALL,
+	C_RAILGATE_XDP_MON_FLOOD,
 	C_COUNT,
 };
 /* The cost programs that are programs of their own, each held on an idle

@@ -56,8 +56,9 @@ static const char monitor_help[] =
 "  --count N     exit after N events\n"
 "  -h, --help    this text\n"
 "\n"
-"Exit status: 0 at --count, SIGINT or SIGTERM; 1 when railgate is not up, the\n"
-"rail is unknown or every monitor slot is taken; 2 for bad usage.\n";
+"Exit status: 0 at --count, SIGINT or SIGTERM; 1 when railgate is not up (or is\n"
+"taken down while the monitor runs), the rail is unknown or every monitor slot\n"
+"is taken; 2 for bad usage.\n";
 
 struct monitor_opts {
 	enum rg_monitor_scope scope;
