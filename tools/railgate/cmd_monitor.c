@@ -32,6 +32,7 @@
 #define POLL_MS          200
 #define LOSS_REPORT_NS   (5 * RG_NSEC_PER_SEC)
 
+/* A format: the budget's figures come from maps/rg_abi.h. */
 static const char monitor_help[] =
 "usage: railgate monitor [--drops | --all] [--rail NAME] [--json] [--count N]\n"
 "\n"
@@ -39,10 +40,10 @@ static const char monitor_help[] =
 "representor, hook, verdict or drop reason, protocol, source and destination\n"
 "(with ports, or ICMP type and code), TTL and length.  The datapath writes\n"
 "events only while a monitor runs (a lease renewed every second: a monitor\n"
-"killed with SIGKILL stops them within 3 s); up to 4 monitors at once, each\n"
-"with a ring of its own.  Events are rate-limited for the node (20000/s,\n"
-"burst 2000, shared by all monitors); with --all the verdicts that are no\n"
-"drops are sampled 1 in 16 per CPU.  Events refused by the rate limit or lost\n"
+"killed with SIGKILL stops them within %u s); up to %u monitors at once, each\n"
+"with a ring of its own.  Events are rate-limited for the node (%u/s,\n"
+"burst %u, shared by all monitors); with --all the verdicts that are no\n"
+"drops are sampled 1 in %u per CPU.  Events refused by the rate limit or lost\n"
 "to a full ring are counted (monitor_ratelimited, monitor_lost in `stats`) and\n"
 "reported every 5 s when they grew, and at exit.\n"
 "\n"
@@ -129,7 +130,8 @@ static int parse_monitor_opts(int argc, char **argv, struct monitor_opts *o)
 						       "not '%s'", optarg);
 			break;
 		case 'h':
-			fputs(monitor_help, stdout);
+			printf(monitor_help, (unsigned)(RG_MONITOR_LEASE_NS / RG_NSEC_PER_SEC),
+			       (unsigned)RG_MONITOR_SLOTS, RG_MONITOR_RATE, RG_MONITOR_BURST, RG_MONITOR_SAMPLE);
 			return 1;
 		default:
 			return cli_usage_error("monitor", "unknown option or missing argument: %s",
