@@ -4,7 +4,8 @@
 # that the test provokes from pods, with the rail, the representor, the
 # addresses, the ICMP type and the reason (JSON Lines and the text line);
 # --rail keeps another rail's drops out; two monitors at once each see the
-# drops; a monitor killed with SIGKILL stops the datapath's events within
+# drops; under a flood the node's budget holds and the summary shows what it
+# refused; a monitor killed with SIGKILL stops the datapath's events within
 # its lease (the monitor_events counter stops moving), and a hitless reload
 # does not end a monitor's stream; SIGINT ends one with
 # exit 0 and gives its slot back; `railgate down` ends one with exit 1 and
@@ -149,6 +150,30 @@ send_no_route n0-p0 "$HOLE0"
 send_spoofed
 tb_ping n0-p0 "$POD1" >/dev/null   # cross-rail: an `all` event if anyone listened
 check_eq "after it ran out, drops and forwards write no event" "$before" "$(side_events)"
+
+# ---- a flood: the node's budget holds, and what it refused is shown
+readonly FLOOD=20000 RATE=20000 BURST=2000     # RG_MONITOR_RATE, RG_MONITOR_BURST
+start_monitor "$TMP/f.json" --drops --json && ok "monitor for the flood attaches" ||
+	fail "monitor for the flood attaches"
+drops_before=$(tb_stat n0 no_route rail0)
+t0=$(now_ms)
+# numbered UDP datagrams, bounded: FLOOD of them at 100000/s
+tb exec n0-p0 timeout 10 "$TB_REPO/${RG_BUILD:-build}/udpseq" send "$HOLE0" 5201 $FLOOD 100000 >/dev/null
+secs=$(( ($(now_ms) - t0 + 999) / 1000 ))
+dropped=$(($(tb_stat n0 no_route rail0) - drops_before))
+check "the flood sent its frames ($dropped dropped no_route in ${secs} s)" test "$dropped" -ge 1000
+kill -INT "$RG_PID"
+wait "$MON_PID"
+summary=$(jq -c 'select(.type == "summary")' "$TMP/f.json")
+echo "# $summary"
+printed=$(jq -s '[.[] | select(.type == "event")] | length' "$TMP/f.json")
+check_eq "the summary counts the events printed" "$printed" "$(jq .printed <<<"$summary")"
+check_eq "every dropped frame was printed or counted rate-limited or lost" "$dropped" \
+	"$(jq --argjson p "$printed" '$p + .monitor_ratelimited + .monitor_lost' <<<"$summary")"
+check "the budget held: $printed events <= burst + rate x ${secs} s" \
+	test "$printed" -le $((BURST + RATE * secs))
+check "a flood beyond the budget shows rate-limited events" \
+	jq -e '.monitor_ratelimited > 0' <<<"$summary"
 
 # ---- SIGINT: exit 0, the slot back at once
 start_monitor "$TMP/i.txt" --drops && ok "monitor --drops attaches" || fail "monitor --drops attaches"
