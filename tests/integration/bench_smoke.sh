@@ -2,8 +2,9 @@
 # A seconds-long run of `make bench` (tools/bench/bench.sh --smoke): every
 # design moved frames, the sink counted them, the forwarders decremented
 # TTL once and the bare redirects did not, every cost program gave its
-# verdict (the monitor variants: and every frame its event, or none).  No timing is asserted: on a shared 2-core machine timing is a
-# figure to read (make bench), not to gate on.
+# verdict (the monitor variants: and every frame its event, or none).  No
+# timing is asserted: on a shared 2-core machine timing is a figure to read
+# (make bench), not to gate on.
 source "$(dirname "$0")/../lib/integration.sh" none
 
 # in the background only to learn its pid, which names its namespaces (rgb<pid>-*)
