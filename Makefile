@@ -82,6 +82,7 @@ $(BUILD)/tests/unit/test_netlink:   TEST_LDLIBS := -lnl-genl-3 -lnl-route-3 -lnl
 $(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml -lcrypto
 $(BUILD)/tests/unit/test_switchdev: TEST_LDLIBS :=
 $(BUILD)/tests/bpf/test_datapath:   TEST_LDLIBS := -lbpf
+$(BUILD)/tests/bpf/test_monitor:    TEST_LDLIBS := -lbpf
 $(BUILD)/tests/bpf/test_prog_cost:  TEST_LDLIBS := -lbpf
 
 ASAN_BUILD := build-asan

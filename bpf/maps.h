@@ -116,4 +116,26 @@ struct {
 	__type(value, struct rg_icmp_bucket);
 } rg_icmp_buckets SEC(".maps");
 
+/* The ring of one monitor: created by `railgate monitor`, put in its slot. */
+struct rg_event_ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, RG_EVENTS_RING_BYTES);
+};
+
+/* [slot]: the ring of the monitor holding rg_state.monitor_slots[slot]. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, RG_MONITOR_SLOTS);
+	__type(key, __u32);
+	__array(values, struct rg_event_ring);
+} rg_event_rings SEC(".maps");
+
+/* [0]: this CPU's token bucket and sampler for monitor events. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rg_monitor_bucket);
+} rg_monitor_buckets SEC(".maps");
+
 #endif /* RAILGATE_BPF_MAPS_H */

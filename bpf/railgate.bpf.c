@@ -14,7 +14,9 @@
  *    passed would be dropped by the stack as a martian);
  *  - exactly one accounting point per frame (rg_count in the adapters),
  *    packets and the whole frame's bytes as received, into the slot of
- *    (ingress rail, verdict or drop reason).
+ *    (ingress rail, verdict or drop reason);
+ *  - the monitor's event (monitor.h) is built after the decision and sent
+ *    after the action, and costs a frame one compare while nobody monitors.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -31,6 +33,7 @@
 #include "rewrite.h"
 #include "icmp.h"
 #include "count.h"
+#include "monitor.h"
 
 /*
  * The decision core: steps 1-6 of the pipeline (docs/design.md), reads
@@ -186,21 +189,55 @@ static __noinline int rg_xdp_icmp_answer(struct xdp_md *ctx, const struct rg_fra
 	return XDP_TX;
 }
 
+/*
+ * The monitor's view of a frame whose redirect failed (rg_monitor_begin
+ * had no snapshot: only drops were watched).  The failure left it
+ * untouched (no headroom for the tag) or rewritten (the redirect itself
+ * failed: MACs, TTL - 1, the tag in front of the ethertype if the rail
+ * has one): a tag is there only after a rewrite, and an untagged rail
+ * fails only after it.
+ */
+static __always_inline struct rg_state *rg_xdp_monitor_failed(struct xdp_md *ctx,
+							      const struct rg_frame *f,
+							      const struct rg_decision *d,
+							      struct rg_event *ev)
+{
+	struct rg_frame now = { .data = (void *)(long)ctx->data,
+				.data_end = (void *)(long)ctx->data_end,
+				.len = f->len, .ifindex = f->ifindex };
+	int tagged = 0;
+
+	if ((d->src_rep->flags & RG_REP_F_VLAN) &&
+	    now.data + ETH_HLEN <= now.data_end &&
+	    rg_eth_proto(now.data) == bpf_htons(ETH_P_8021Q)) {
+		tagged = 1;
+		now.data += sizeof(struct rg_vlan_tag);
+	}
+	return rg_monitor_begin_failed(&now, d, ev,
+				       tagged || !(d->src_rep->flags & RG_REP_F_VLAN));
+}
+
 SEC("xdp.frags")
 int railgate_xdp(struct xdp_md *ctx)
 {
 	struct rg_frame f = rg_xdp_frame(ctx);
 	struct rg_decision d = {};
+	struct rg_state *mon;
+	struct rg_event ev;
 	int action;
 
 	rg_decide(&f, &d);
-	if (rg_stat_is_forward(d.stat))
+	mon = rg_monitor_begin(&f, &d, &ev);
+	if (rg_stat_is_forward(d.stat)) {
 		action = rg_xdp_forward(ctx, &f, &d);
-	else if (d.icmp_type)
+		if (action == XDP_DROP && !mon)
+			mon = rg_xdp_monitor_failed(ctx, &f, &d, &ev);
+	} else if (d.icmp_type)
 		action = rg_xdp_icmp_answer(ctx, &f, &d);
 	else
 		action = rg_stat_is_drop(d.stat) ? XDP_DROP : XDP_PASS;
 	rg_count(d.rail_slot, d.stat, f.len);
+	rg_monitor_emit(mon, &ev, d.stat, RG_HOOK_XDP, action == XDP_TX ? RG_EVENT_F_ANSWERED : 0);
 	return action;
 }
 
@@ -307,18 +344,30 @@ int railgate_tc(struct __sk_buff *skb)
 {
 	struct rg_frame f;
 	struct rg_decision d = {};
+	struct rg_state *mon;
+	struct rg_event ev;
 	int action;
 
 	rg_skb_pull_headers(skb);
 	f = rg_skb_frame(skb);
 	rg_decide(&f, &d);
-	if (rg_stat_is_forward(d.stat))
+	mon = rg_monitor_begin(&f, &d, &ev);
+	if (rg_stat_is_forward(d.stat)) {
 		action = rg_tc_forward(skb, &d);
-	else if (d.icmp_type)
+		/* TC fails only before it writes (the tag goes to metadata) */
+		if (action == TC_ACT_SHOT && !mon) {
+			f.data = (void *)(long)skb->data;
+			f.data_end = (void *)(long)skb->data_end;
+			mon = rg_monitor_begin_failed(&f, &d, &ev, 0);
+		}
+	} else if (d.icmp_type)
 		action = rg_tc_icmp_answer(skb, &f, &d);
 	else
 		action = rg_stat_is_drop(d.stat) ? TC_ACT_SHOT : TC_ACT_OK;
 	rg_count(d.rail_slot, d.stat, f.len);
+	/* An answered drop is redirected back out of the representor. */
+	rg_monitor_emit(mon, &ev, d.stat, RG_HOOK_TC,
+			d.icmp_type && action == TC_ACT_REDIRECT ? RG_EVENT_F_ANSWERED : 0);
 	return action;
 }
 

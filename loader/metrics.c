@@ -108,6 +108,9 @@ static void put_side(FILE *f, const struct rg_metrics_snapshot *s)
 	static const char *const help[RG_SIDE_MAX] = {
 		[RG_SIDE_ICMP_SENT] = "ICMP errors (Time Exceeded, Fragmentation Needed) the datapath sent back to pods.",
 		[RG_SIDE_ICMP_RATELIMITED] = "ICMP errors due but not sent: over the node's rate limit.",
+		[RG_SIDE_MONITOR_EVENTS] = "Events the datapath wrote to the rings of running `railgate monitor`s.",
+		[RG_SIDE_MONITOR_RATELIMITED] = "Monitor events not sent: over the node's event rate limit.",
+		[RG_SIDE_MONITOR_LOST] = "Monitor events lost: a monitor's ring was full.",
 	};
 	char name[64];
 

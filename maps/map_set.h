@@ -32,6 +32,8 @@ enum rg_map_id {
 	RG_MAPID_STATS,
 	RG_MAPID_SIDE_STATS,
 	RG_MAPID_ICMP_BUCKETS,
+	RG_MAPID_EVENT_RINGS,
+	RG_MAPID_MONITOR_BUCKETS,
 	RG_MAPID_COUNT,
 };
 
@@ -148,5 +150,37 @@ int  rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *
 				char *err, size_t n);
 /* Zero every counter, side counters too (tests, `stats --reset`). */
 int  rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n);
+
+/*
+ * The drop monitor's lease (maps/rg_abi.h, struct rg_monitor_slot), held
+ * through the mmap of rg_state.  Times are CLOCK_MONOTONIC ns, the clock
+ * bpf_ktime_get_ns reads.
+ */
+struct rg_monitor_lease {
+	int      slot;               /* -1: none */
+	uint64_t until_ns;           /* what this holder last wrote */
+	enum rg_monitor_scope scope;
+};
+
+/*
+ * Take a slot whose lease is not live at now_ns (compare-and-swap: two
+ * monitors never get the same one), for scope until now_ns +
+ * RG_MONITOR_LEASE_NS; put ring_fd (a BPF_MAP_TYPE_RINGBUF of
+ * RG_EVENTS_RING_BYTES) into rg_event_rings[slot]; write the node's rate,
+ * burst (divided over the possible CPUs) and sample; raise the summary
+ * lease of scope.  -EBUSY when every slot is held, -EINVAL for a bad scope.
+ */
+int  rg_map_set_monitor_claim(struct rg_map_set *ms, enum rg_monitor_scope scope, uint64_t now_ns,
+			      int ring_fd, uint32_t pid, struct rg_monitor_lease *lease,
+			      char *err, size_t n);
+/* Extend the lease to now_ns + RG_MONITOR_LEASE_NS and raise the summary.
+ * -ESTALE when the slot is no longer ours (it ran out and was taken). */
+int  rg_map_set_monitor_renew(struct rg_map_set *ms, struct rg_monitor_lease *lease,
+			      uint64_t now_ns, char *err, size_t n);
+/* Give the slot back (its lease to 0, its ring out of rg_event_rings); the
+ * summary lease is left to run out, since other monitors may rely on it. */
+void rg_map_set_monitor_release(struct rg_map_set *ms, struct rg_monitor_lease *lease);
+/* Raise *field to until_ns unless it is already later (compare-and-swap). */
+void rg_monitor_raise(__u64 *field, uint64_t until_ns);
 
 #endif /* RAILGATE_MAP_SET_H */

@@ -162,6 +162,9 @@ RG_ABI_INLINE int rg_stat_is_drop(__u32 stat)
 enum rg_side {
 	RG_SIDE_ICMP_SENT = 0,
 	RG_SIDE_ICMP_RATELIMITED,
+	RG_SIDE_MONITOR_EVENTS,      /* event copies written to a monitor's ring */
+	RG_SIDE_MONITOR_RATELIMITED, /* events over the monitor's token bucket: not sent */
+	RG_SIDE_MONITOR_LOST,        /* event copies that did not fit a monitor's ring */
 	RG_SIDE_MAX,
 };
 
@@ -171,6 +174,9 @@ RG_ABI_INLINE const char *rg_side_name(enum rg_side side)
 	switch (side) {
 	case RG_SIDE_ICMP_SENT:        return "icmp_sent";
 	case RG_SIDE_ICMP_RATELIMITED: return "icmp_ratelimited";
+	case RG_SIDE_MONITOR_EVENTS:   return "monitor_events";
+	case RG_SIDE_MONITOR_RATELIMITED: return "monitor_ratelimited";
+	case RG_SIDE_MONITOR_LOST:     return "monitor_lost";
 	case RG_SIDE_MAX:              break;
 	}
 	return "unknown";
@@ -228,12 +234,111 @@ RG_ABI_INLINE const char *rg_stat_name(enum rg_stat stat)
 
 /* ---- map values ------------------------------------------------------- */
 
-/* rg_state[0]: which generation the datapath reads. */
+/* ---- the drop monitor (`railgate monitor`) ------------------------------ */
+/*
+ * A monitor holds a lease: one of RG_MONITOR_SLOTS slots in rg_state, each
+ * with its own ring buffer in rg_event_rings[slot] (a BPF ring buffer has
+ * one consumer position, so two monitors on one ring would take each
+ * other's events).  A monitor writes until_ns = now + RG_MONITOR_LEASE_NS
+ * (CLOCK_MONOTONIC, what bpf_ktime_get_ns reads) and renews it every
+ * RG_MONITOR_RENEW_NS; killed, its lease runs out and the datapath stops
+ * writing to its ring.  Besides its slot it raises (never lowers) the
+ * summary lease of its scope in rg_state: the one value every frame looks
+ * at, 0 when nobody ever monitored or the datapath found it expired.
+ */
+#define RG_MONITOR_SLOTS     4
+#define RG_MONITOR_LEASE_NS  (3 * RG_NSEC_PER_SEC)
+#define RG_MONITOR_RENEW_NS  (1 * RG_NSEC_PER_SEC)
+/* Per ring: 256 KiB = 5461 events of 48 bytes (40 + the ring's 8-byte
+ * header): the node's whole burst (RG_MONITOR_BURST) twice, or a quarter
+ * second at the full rate, for a reader that stalls on its terminal. */
+#define RG_EVENTS_RING_BYTES (256 * 1024)
+/* The node's event budget, shared by every monitor (one token bucket per
+ * CPU, the node's rate and burst divided over the possible CPUs): at a few
+ * hundred ns per event, a flood costs well under 1% of one CPU. */
+#define RG_MONITOR_RATE      20000u      /* events per second, node */
+#define RG_MONITOR_BURST     2000u
+/* With an `all` lease, verdicts that are not drops are sampled 1 in this
+ * many per CPU (drops are never sampled, only rate-limited). */
+#define RG_MONITOR_SAMPLE    16u
+
+enum rg_monitor_scope {
+	RG_MONITOR_NONE = 0,
+	RG_MONITOR_DROPS,            /* drop reasons only */
+	RG_MONITOR_ALL,              /* every verdict (the non-drops sampled) */
+};
+
+struct rg_monitor_slot {
+	__u64 until_ns;              /* the lease: live while > bpf_ktime_get_ns() */
+	__u32 scope;                 /* enum rg_monitor_scope */
+	__u32 owner_pid;             /* for people: who holds it */
+};
+
+/* rg_state[0]: which generation the datapath reads, and the monitor's leases. */
 struct rg_state {
 	__u32 active_gen;            /* 0 or 1; written last by a reload */
 	__u32 abi_version;           /* RG_ABI_VERSION of the writer */
 	__u64 config_generation;     /* increments on every successful apply */
 	__u8  config_digest[32];     /* SHA-256 of the bytes the applied config was parsed from */
+	/* Summary leases, in the cache line of active_gen: the monitor's whole
+	 * cost to a frame while they are 0.  Raised by monitors; cleared by
+	 * the datapath once expired. */
+	__u64 monitor_drops_until_ns;
+	__u64 monitor_all_until_ns;
+	/* Read only for frames that may become an event. */
+	__u32 monitor_cpu_rate;      /* events per second, per CPU */
+	__u32 monitor_cpu_burst;     /* bucket size, per CPU */
+	__u32 monitor_sample;        /* 1 in N of the non-drops (all scope); 0 counts as 1 */
+	__u32 monitor_reserved;
+	struct rg_monitor_slot monitor_slots[RG_MONITOR_SLOTS];
+};
+
+/* Which program saw the frame of an event. */
+enum rg_hook {
+	RG_HOOK_XDP = 0,
+	RG_HOOK_TC,
+};
+
+RG_ABI_INLINE const char *rg_hook_name(__u32 hook)
+{
+	return hook == RG_HOOK_XDP ? "xdp" : hook == RG_HOOK_TC ? "tc" : "unknown";
+}
+
+#define RG_EVENT_F_IPV4      (1u << 0) /* saddr, daddr, protocol, ttl are the frame's */
+#define RG_EVENT_F_L4        (1u << 1) /* sport/dport hold TCP/UDP ports or ICMP type/code */
+#define RG_EVENT_F_ANSWERED  (1u << 2) /* an ICMP error went back to the pod */
+
+/*
+ * One event in a monitor's ring: a frame as the hook received it and what
+ * became of it.  Addresses are in NETWORK order (copied from the header as
+ * they lie); everything else host order.  For ICMP, sport is the type and
+ * dport the code.  A frame that is not IPv4 or not parsed (pass_not_ipv4,
+ * malformed, ...) has no RG_EVENT_F_IPV4 and zeros there.
+ */
+struct rg_event {
+	__u64 time_ns;               /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 ifindex;               /* ingress representor */
+	__u16 rail_slot;             /* ingress rail id, RG_RAIL_UNKNOWN for unknown */
+	__u8  stat;                  /* enum rg_stat: the verdict or drop reason counted */
+	__u8  hook;                  /* enum rg_hook */
+	__u32 saddr;                 /* network order */
+	__u32 daddr;                 /* network order */
+	__u32 len;                   /* the whole frame, as counted */
+	__u16 sport;                 /* TCP/UDP source port; ICMP type */
+	__u16 dport;                 /* TCP/UDP destination port; ICMP code */
+	__u16 eth_proto;             /* the ethertype (0 when the frame has none) */
+	__u8  protocol;              /* IPv4 protocol */
+	__u8  ttl;                   /* as received */
+	__u8  flags;                 /* RG_EVENT_F_* */
+	__u8  reserved[3];
+};
+
+/* Token bucket and sampler of one CPU for the monitor's events. */
+struct rg_monitor_bucket {
+	__u64 last_ns;
+	__u64 credit;                /* nanosecond-tokens, as rg_icmp_bucket */
+	__u32 seen;                  /* non-drop frames seen for sampling */
+	__u32 reserved;
 };
 
 /* One expansion zone.  net/mask host order; a zone matches when
@@ -423,13 +528,20 @@ RG_ABI_INLINE struct rg_lpm_key rg_lpm_key_of(__u32 gen, __u32 addr_be, __u32 le
 #define RG_MAP_STATS        "rg_stats"
 #define RG_MAP_SIDE_STATS   "rg_side_stats"
 #define RG_MAP_ICMP_BUCKETS "rg_icmp_buckets"
+#define RG_MAP_EVENT_RINGS  "rg_event_rings"
+#define RG_MAP_MONITOR_BUCKETS "rg_monitor_buckets"
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct rg_counter) == 16, "rg_counter layout");
 _Static_assert(sizeof(struct rg_route_pair) == 8, "rg_route_pair: one kernel ARRAY stride, no padding");
 _Static_assert(RG_TBL24_SLOTS % RG_ROUTES_PER_ELEM == 0 && RG_TBL8_GROUP_SIZE % RG_ROUTES_PER_ELEM == 0,
 	       "a generation's slice starts at an element boundary");
-_Static_assert(sizeof(struct rg_state) == 48, "rg_state layout");
+_Static_assert(sizeof(struct rg_state) == 80 + 16 * RG_MONITOR_SLOTS, "rg_state layout");
+_Static_assert(__builtin_offsetof(struct rg_state, monitor_all_until_ns) + 8 <= 64,
+	       "the summary leases share active_gen's cache line");
+_Static_assert(sizeof(struct rg_monitor_slot) == 16, "rg_monitor_slot layout");
+_Static_assert(sizeof(struct rg_event) == 40, "rg_event layout");
+_Static_assert(sizeof(struct rg_monitor_bucket) == 24, "rg_monitor_bucket layout");
 _Static_assert(sizeof(struct rg_zone) == 16, "rg_zone layout");
 _Static_assert(sizeof(struct rg_zone_set) == 8 + 16 * RG_MAX_ZONES, "rg_zone_set layout");
 _Static_assert(sizeof(struct rg_lpm_key) == 12, "rg_lpm_key layout");

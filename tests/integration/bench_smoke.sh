@@ -2,8 +2,9 @@
 # A seconds-long run of `make bench` (tools/bench/bench.sh --smoke): every
 # design moved frames, the sink counted them, the forwarders decremented
 # TTL once and the bare redirects did not, every cost program gave its
-# verdict.  No timing is asserted: on a shared 2-core machine timing is a
-# figure to read (make bench), not to gate on.
+# verdict (the monitor variants: and every frame its event, or none).  No
+# timing is asserted: on a shared 2-core machine timing is a figure to read
+# (make bench), not to gate on.
 source "$(dirname "$0")/../lib/integration.sh" none
 
 # in the background only to learn its pid, which names its namespaces (rgb<pid>-*)
@@ -41,7 +42,8 @@ for d in xdp_redirect tc_redirect kernel fib_lookup railgate_xdp railgate_xdp_ge
 	esac
 done
 
-for p in xdp_pass bare_redirect fib_lookup railgate_xdp; do
+for p in xdp_pass bare_redirect fib_lookup railgate_xdp railgate_xdp_monitor_drops railgate_xdp_monitor_all \
+	railgate_xdp_monitor_all_budget; do
 	check_eq "cost $p: every test-run gave the expected verdict" 0 \
 		"$(jq -r ".sizes[0].cost.$p.wrong_verdicts" "$JSON")"
 	check "cost $p: a duration was measured" \

@@ -21,7 +21,7 @@ check_eq "status --json (not up) carries version, commit, abi_version" \
 
 # ---- help
 commands=$($RG help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }')
-check_eq "help lists every command" "check up down status stats lookup run route probe doctor install-cni help" "$(echo $commands)"
+check_eq "help lists every command" "check up down status stats lookup monitor run route probe doctor install-cni help" "$(echo $commands)"
 check_eq "railgate --help is railgate help" "$($RG help)" "$($RG --help)"
 for c in $commands; do
 	$RG "$c" --help >"$TMP/out" 2>"$TMP/err"; rc=$?

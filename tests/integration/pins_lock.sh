@@ -39,6 +39,10 @@ root_ino() { stat -c %i "$ROOT"; }
 # the traced railgate under the strace whose pid is $1
 tracee_of() { pgrep -P "$1" | head -1; }
 alive() { kill -0 "$1" 2>/dev/null; }
+# stopped PID: PID is stopped (strace's SIGSTOP took effect).  A SIGCONT sent
+# before that (say, right after the process took the lock, before it reached
+# the stopping syscall) would be lost, and the stop that follows never ends.
+stopped() { awk '{ exit !($3 == "t" || $3 == "T") }' "/proc/$1/stat" 2>/dev/null; }
 # stopped_at SYSCALL ARGS...: railgate ARGS stopped (SIGSTOP) at its first
 # SYSCALL; sets TRACER (strace's pid, what `wait` waits for).
 stopped_at() {
@@ -72,6 +76,7 @@ wait_for 10 tracee_of "$W_TRACER"
 W=$(tracee_of "$W_TRACER")
 STOPPED+=("$W")
 check "a second up waits on the root's lock during down" wait_for 10 waits_on "$W" "$ino0"
+wait_for 10 stopped "$D"
 kill -CONT "$D"
 wait "$D_TRACER"
 check_eq "down finishes" 0 "$?"
@@ -86,6 +91,7 @@ U=$!
 u_settled() { waits_on "$U" "$(root_ino)" || ! alive "$U"; }
 wait_for 10 u_settled
 check "the next up waits for the first, it does not run beside it" waits_on "$U" "$(root_ino)"
+wait_for 10 stopped "$W"
 kill -CONT "$W"
 wait "$W_TRACER"
 check_eq "the first up succeeds" 0 "$?"
@@ -111,6 +117,7 @@ rmdir "$ROOT" && mkdir "$ROOT"
 exec {lockfd}<&-
 check "it gets a lock once the old root's is free" wait_for 10 holds_lock "$X"
 check_eq "the lock it holds is the new root's" "$(root_ino)" "$(holder_ino "$X")"
+wait_for 10 stopped "$X"
 kill -CONT "$X"
 wait "$X_TRACER"
 check_eq "and that up succeeds" 0 "$?"

@@ -43,6 +43,7 @@ static int setup(void **state)
 	f->counters[RG_STAT_INDEX(1, RG_DROP_SPOOFED)] = (struct rg_counter){ 7, 700 };
 	f->side[RG_SIDE_ICMP_SENT] = (struct rg_counter){ 12, 1080 };
 	f->side[RG_SIDE_ICMP_RATELIMITED] = (struct rg_counter){ 5, 0 };
+	f->side[RG_SIDE_MONITOR_LOST] = (struct rg_counter){ 7, 700 };
 	f->links[0] = (struct rg_metrics_link){ .ifname = "pf0vf0", .rail = "rail0",
 						 .mode = RG_MODE_TC, .attached = true };
 	f->links[1] = (struct rg_metrics_link){ .ifname = "pf1vf0", .rail = "rail1",
@@ -114,6 +115,9 @@ static void test_help_and_type_once_per_family(void **state)
 		{ "railgate_build_info", "gauge" }, { "railgate_datapath_up", "gauge" },
 		{ "railgate_icmp_sent_total", "counter" },
 		{ "railgate_icmp_ratelimited_total", "counter" },
+		{ "railgate_monitor_events_total", "counter" },
+		{ "railgate_monitor_ratelimited_total", "counter" },
+		{ "railgate_monitor_lost_total", "counter" },
 	};
 	const char *t = render(*state);
 
@@ -140,6 +144,8 @@ static void test_gauges_and_escaping(void **state)
 	assert_line(t, "railgate_config_generation 9");
 	assert_line(t, "railgate_icmp_sent_total 12");
 	assert_line(t, "railgate_icmp_ratelimited_total 5");
+	assert_line(t, "railgate_monitor_lost_total 7");
+	assert_line(t, "railgate_monitor_events_total 0");
 	assert_line(t, "railgate_reloads_total{result=\"ok\"} 3");
 	assert_line(t, "railgate_reloads_total{result=\"error\"} 1");
 	assert_line(t, "railgate_uplink_up{interface=\"ens6f1np1\"} 1");

@@ -37,20 +37,31 @@ enum bench_design {
 	D_COUNT,
 };
 
-/* Per-packet cost programs (BPF_PROG_TEST_RUN). */
+/* Per-packet cost programs (BPF_PROG_TEST_RUN).  The last three are
+ * railgate_xdp again, cross-rail frames with a monitor attached: a drops
+ * lease (no event: the cost of the check), an all lease sampling every
+ * frame with a budget no call exhausts (every frame an event, the ring
+ * drained between calls), and an all lease with the built-in sampling and
+ * rate limit (what a flood costs while `railgate monitor --all` runs). */
 enum bench_cost_prog {
 	C_XDP_PASS = 0,
 	C_BARE_REDIRECT,
 	C_FIB,
 	C_RAILGATE_XDP,
+	C_RAILGATE_XDP_MON_DROPS,
+	C_RAILGATE_XDP_MON_ALL,
+	C_RAILGATE_XDP_MON_FLOOD,
 	C_COUNT,
 };
+/* The cost programs that are programs of their own, each held on an idle
+ * device (--hold-devs); the monitor variants run railgate_xdp's. */
+#define C_HELD_PROGS (C_RAILGATE_XDP + 1)
 
 struct bench_opts {
 	const char *node_ns;          /* netns names (ip netns) */
 	const char *sink_ns;
 	const char *rep_dev, *uplink_dev, *sink_dev;
-	char     hold_devs[C_COUNT][16];  /* idle devices that hold the cost programs */
+	char     hold_devs[C_HELD_PROGS][16];  /* idle devices that hold the cost programs */
 	uint32_t gateway_ip;          /* host order: the uplink's neighbour */
 	unsigned sizes[BENCH_MAX_SIZES];
 	unsigned n_sizes;
@@ -76,7 +87,7 @@ struct bench_env {
 	struct rg_map_set ms;
 	int sink_link;                /* XDP link of the sink, in the sink netns */
 	int design_link;              /* the representor's link of the current design, or -1 */
-	int hold_link[C_COUNT];       /* cost programs attached to idle devices, or -1 */
+	int hold_link[C_HELD_PROGS];  /* cost programs attached to idle devices, or -1 */
 	int64_t  rg_kernel_bytes;     /* kernel memory railgate's object took at load */
 	uint32_t dsts[BENCH_DSTS];    /* network order, what gen_dsts holds */
 };

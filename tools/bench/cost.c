@@ -9,6 +9,8 @@
  * TTL-expired path.  The figure is the median of the per-call averages.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,9 @@ const char *const bench_cost_names[C_COUNT] = {
 	[C_BARE_REDIRECT] = "bare_redirect",
 	[C_FIB]           = "fib_lookup",
 	[C_RAILGATE_XDP]  = "railgate_xdp",
+	[C_RAILGATE_XDP_MON_DROPS] = "railgate_xdp_monitor_drops",
+	[C_RAILGATE_XDP_MON_ALL]   = "railgate_xdp_monitor_all",
+	[C_RAILGATE_XDP_MON_FLOOD] = "railgate_xdp_monitor_all_budget",
 };
 
 static uint16_t csum16(const void *p, size_t len)
@@ -79,6 +84,9 @@ static int prog_and_verdict(const struct bench_env *env, enum bench_cost_prog p,
 		*fd = bpf_program__fd(env->fwd->progs.fwd_xdp);
 		return XDP_REDIRECT;
 	case C_RAILGATE_XDP:
+	case C_RAILGATE_XDP_MON_DROPS:
+	case C_RAILGATE_XDP_MON_ALL:
+	case C_RAILGATE_XDP_MON_FLOOD:
 	case C_COUNT:
 		break;
 	}
@@ -95,7 +103,7 @@ static int prog_and_verdict(const struct bench_env *env, enum bench_cost_prog p,
  */
 int bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err, size_t n)
 {
-	for (unsigned p = 0; p < C_COUNT; p++) {
+	for (unsigned p = 0; p < C_HELD_PROGS; p++) {
 		int fd, ifindex = (int)if_nametoindex(o->hold_devs[p]), ret;
 
 		env->hold_link[p] = -1;
@@ -115,11 +123,75 @@ int bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err
 
 void bench_cost_release(struct bench_env *env)
 {
-	for (unsigned p = 0; p < C_COUNT; p++) {
+	for (unsigned p = 0; p < C_HELD_PROGS; p++) {
 		if (env->hold_link[p] >= 0)
 			close(env->hold_link[p]);
 		env->hold_link[p] = -1;
 	}
+}
+
+/* ---- the monitor's cost ------------------------------------------------ */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * RG_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static int count_event(void *ctx, void *data, size_t size)
+{
+	(*(uint64_t *)ctx)++;
+	return 0;
+}
+
+/* A monitor as `railgate monitor` attaches one (its own ring, a lease),
+ * for the monitor variants; C_RAILGATE_XDP_MON_ALL samples every frame and
+ * has a budget no call exhausts, so every frame is an event;
+ * C_RAILGATE_XDP_MON_FLOOD keeps the budget the claim wrote. */
+struct bench_monitor {
+	int ring_fd;
+	struct ring_buffer *rb;
+	struct rg_monitor_lease lease;
+	uint64_t events;
+};
+
+static int monitor_attach(struct bench_env *env, enum bench_cost_prog p, struct bench_monitor *m,
+			  char *err, size_t n)
+{
+	enum rg_monitor_scope scope = p == C_RAILGATE_XDP_MON_DROPS ? RG_MONITOR_DROPS
+								    : RG_MONITOR_ALL;
+	int ret;
+
+	*m = (struct bench_monitor){ .ring_fd = -1, .lease = { .slot = -1 } };
+	m->ring_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "bench_mon", 0, 0,
+				    RG_EVENTS_RING_BYTES, NULL);
+	if (m->ring_fd < 0)
+		return -errno;
+	m->rb = ring_buffer__new(m->ring_fd, count_event, &m->events, NULL);
+	if (!m->rb)
+		return -errno;
+	ret = rg_map_set_monitor_claim(&env->ms, scope, mono_ns(), m->ring_fd, (uint32_t)getpid(),
+				       &m->lease, err, n);
+	if (ret || p != C_RAILGATE_XDP_MON_ALL)
+		return ret;
+	env->ms.state->monitor_sample = 1;
+	env->ms.state->monitor_cpu_rate = 1000000;
+	env->ms.state->monitor_cpu_burst = 1000000;
+	return 0;
+}
+
+/* Back to no monitor at all, the summary leases too: the designs measured
+ * next must run with the monitor off. */
+static void monitor_detach(struct bench_env *env, struct bench_monitor *m)
+{
+	rg_map_set_monitor_release(&env->ms, &m->lease);
+	env->ms.state->monitor_drops_until_ns = 0;
+	env->ms.state->monitor_all_until_ns = 0;
+	ring_buffer__free(m->rb);
+	if (m->ring_fd >= 0)
+		close(m->ring_fd);
 }
 
 int bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
@@ -128,9 +200,20 @@ int bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
 	uint8_t frame[BENCH_FRAME_LEN];
 	double *per_call = calloc(calls, sizeof(*per_call));
 	int fd, want = prog_and_verdict(env, p, &fd);
+	bool monitor = p == C_RAILGATE_XDP_MON_DROPS || p == C_RAILGATE_XDP_MON_ALL ||
+		       p == C_RAILGATE_XDP_MON_FLOOD;
+	struct bench_monitor mon = { .ring_fd = -1, .lease = { .slot = -1 } };
+	int ret;
 
 	if (!per_call)
 		return -ENOMEM;
+	if (monitor && (ret = monitor_attach(env, p, &mon, err, n))) {
+		if (!*err)
+			snprintf(err, n, "cannot attach a monitor: %s", strerror(-ret));
+		monitor_detach(env, &mon);
+		free(per_call);
+		return ret;
+	}
 	*wrong_verdicts = 0;
 	for (unsigned i = 0; i < calls; i++) {
 		struct xdp_md ctx = { .data_end = BENCH_FRAME_LEN,
@@ -145,18 +228,38 @@ int bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
 
 		/* A stride coprime with the ring's size visits it all. */
 		build_frame(env, env->dsts[(i * 40503u) % BENCH_DSTS], frame);
+		/* the lease renewed as a monitor does (calls may take seconds) */
+		if (monitor && rg_map_set_monitor_renew(&env->ms, &mon.lease, mono_ns(), err, n)) {
+			monitor_detach(env, &mon);
+			free(per_call);
+			return -ESTALE;
+		}
 		if (bpf_prog_test_run_opts(fd, &opts)) {
-			int ret = -errno;
-
+			ret = -errno;
 			snprintf(err, n, "BPF_PROG_TEST_RUN %s: %s", bench_cost_names[p],
 				 strerror(-ret));
+			if (monitor)
+				monitor_detach(env, &mon);
 			free(per_call);
 			return ret;
 		}
 		if ((int)opts.retval != want)
 			(*wrong_verdicts)++;
 		per_call[i] = opts.duration;
+		/* drained after each call: 250 events never fill the ring; a
+		 * call whose frames were not all events (all) or gave one (drops)
+		 * counts as wrong; the flood's share is the budget's */
+		if (monitor) {
+			uint64_t before = mon.events;
+
+			ring_buffer__consume(mon.rb);
+			if ((p == C_RAILGATE_XDP_MON_ALL && mon.events - before != BENCH_COST_REPEAT) ||
+			    (p == C_RAILGATE_XDP_MON_DROPS && mon.events != before))
+				(*wrong_verdicts)++;
+		}
 	}
+	if (monitor)
+		monitor_detach(env, &mon);
 	*ns = bench_median(per_call, calls);
 	free(per_call);
 	return 0;

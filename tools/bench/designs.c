@@ -184,7 +184,7 @@ int bench_load(struct bench_env *env, const struct bench_opts *o, char *err, siz
 	int ret;
 
 	env->sink_link = env->design_link = -1;
-	for (unsigned p = 0; p < C_COUNT; p++)
+	for (unsigned p = 0; p < C_HELD_PROGS; p++)
 		env->hold_link[p] = -1;
 	rg_map_set_init(&env->ms);
 	env->rep_ifindex = (int)if_nametoindex(o->rep_dev);

@@ -62,12 +62,12 @@ static int parse_sizes(const char *s, struct bench_opts *o)
 	return o->n_sizes ? 0 : -EINVAL;
 }
 
-/* --hold-devs A,B,C,D: one idle device per cost program. */
+/* --hold-devs A,B,C,D: one idle device per cost program of its own. */
 static int parse_hold_devs(const char *s, struct bench_opts *o)
 {
 	unsigned i = 0;
 
-	while (*s && i < C_COUNT) {
+	while (*s && i < C_HELD_PROGS) {
 		size_t len = strcspn(s, ",");
 
 		if (!len || len >= sizeof(o->hold_devs[i]))
@@ -76,7 +76,7 @@ static int parse_hold_devs(const char *s, struct bench_opts *o)
 		o->hold_devs[i++][len] = '\0';
 		s += len + (s[len] == ',');
 	}
-	return i == C_COUNT && !*s ? 0 : -EINVAL;
+	return i == C_HELD_PROGS && !*s ? 0 : -EINVAL;
 }
 
 static int parse_args(int argc, char **argv, struct bench_opts *o)

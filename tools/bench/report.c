@@ -199,6 +199,19 @@ static void print_targets(FILE *out, const struct bench_results *r)
 		if (ns > flat_max)
 			flat_max = ns;
 	}
+	for (unsigned i = 0; i < r->n_sizes; i++) {
+		const struct size_result *s = &r->sizes[i];
+		double off = bench_cost_spread(s, r->rounds, C_RAILGATE_XDP).median;
+		double drops = bench_cost_spread(s, r->rounds, C_RAILGATE_XDP_MON_DROPS).median;
+		double all = bench_cost_spread(s, r->rounds, C_RAILGATE_XDP_MON_ALL).median;
+		double flood = bench_cost_spread(s, r->rounds, C_RAILGATE_XDP_MON_FLOOD).median;
+
+		fprintf(out, "- %u prefixes, the monitor: off %.1f ns per cross-rail frame; a drops "
+			"lease (no event) %+.1f ns; an all lease, every frame an event (ring drained "
+			"between calls) %+.1f ns; an all lease with the built-in sampling (1 in %u) "
+			"and rate (%u/s), a flood %+.1f ns\n", s->size, off, drops - off, all - off,
+			RG_MONITOR_SAMPLE, RG_MONITOR_RATE, flood - off);
+	}
 	if (r->n_sizes > 1)
 		fprintf(out, "- cost from %u to %u prefixes: %.1f to %.1f ns (flat means within "
 			"noise of each other)\n", r->sizes[0].size, r->sizes[r->n_sizes - 1].size,

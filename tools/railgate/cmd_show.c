@@ -121,6 +121,34 @@ static void add_build_json(struct json_object *o)
 	json_object_object_add(o, "abi_version", json_object_new_int(RG_ABI_VERSION));
 }
 
+/* The monitors whose lease is live now (`railgate monitor`). */
+static struct json_object *monitors_json(const struct rg_datapath *dp)
+{
+	struct json_object *arr = json_object_new_array();
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * RG_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	for (int i = 0; i < RG_MONITOR_SLOTS; i++) {
+		const struct rg_monitor_slot *s = &dp->maps.state->monitor_slots[i];
+		uint64_t until = __atomic_load_n(&s->until_ns, __ATOMIC_ACQUIRE);
+		struct json_object *x;
+
+		if (until <= now)
+			continue;
+		x = json_object_new_object();
+		json_object_object_add(x, "slot", json_object_new_int(i));
+		json_object_object_add(x, "scope", json_object_new_string(
+			s->scope == RG_MONITOR_ALL ? "all" : "drops"));
+		json_object_object_add(x, "pid", json_object_new_int64(s->owner_pid));
+		json_object_object_add(x, "lease_ms", json_object_new_int64(
+			(int64_t)((until - now) / 1000000)));
+		json_object_array_add(arr, x);
+	}
+	return arr;
+}
+
 static struct json_object *status_json(const struct rg_datapath *dp, const struct rg_rail *rails,
 				       const struct rg_egress *eg, const struct rg_attached *links,
 				       size_t n_links)
@@ -179,6 +207,7 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "interfaces", arr);
+	json_object_object_add(o, "monitors", monitors_json(dp));
 	return o;
 }
 
@@ -252,6 +281,14 @@ int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
 			       json_object_get_string(json_object_object_get(x, "mode")),
 			       json_object_get_boolean(json_object_object_get(x, "attached"))
 			       ? "attached" : "device gone");
+		}
+		arr = json_object_object_get(js, "monitors");
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			x = json_object_array_get_idx(arr, i);
+			printf("monitor pid %s (%s), lease %s ms\n",
+			       json_object_get_string(json_object_object_get(x, "pid")),
+			       json_object_get_string(json_object_object_get(x, "scope")),
+			       json_object_get_string(json_object_object_get(x, "lease_ms")));
 		}
 		json_object_put(js);
 	}

@@ -26,6 +26,7 @@ int rg_cmd_down(const struct rg_global_opts *g, int argc, char **argv);
 int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv);
 int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv);
 int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv);
+int rg_cmd_monitor(const struct rg_global_opts *g, int argc, char **argv);
 int rg_cmd_run(const struct rg_global_opts *g, int argc, char **argv);
 int rg_cmd_route(int argc, char **argv);
 int rg_cmd_probe(const struct rg_global_opts *g, int argc, char **argv);

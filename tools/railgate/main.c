@@ -33,6 +33,7 @@ static const struct rg_command commands[] = {
 	{ "status", "mode, attached interfaces, gateway MAC, config digest", rg_cmd_status },
 	{ "stats",  "packets and bytes per rail and verdict", rg_cmd_stats },
 	{ "lookup", "the verdict the live datapath gives an address, and why", rg_cmd_lookup },
+	{ "monitor", "the datapath's drops (or every verdict) as they happen", rg_cmd_monitor },
 	{ "run",    "the node daemon (the DaemonSet's entry point)", rg_cmd_run },
 	{ "route",  "put the supernet routes into a pod", cmd_route_adapter },
 	{ "probe",  "loss and RTT from each rail of a pod, and where lost frames died", rg_cmd_probe },
