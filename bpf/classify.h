@@ -16,16 +16,22 @@
 #include "maps.h"
 #include "ctx.h"
 
+/* The node's state (rg_state[0]): looked up once per frame, by rg_decide,
+ * for the active generation and the monitor's leases (one cache line). */
+static __always_inline struct rg_state *rg_state_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&rg_state, &zero);
+}
+
 /*
  * The generation to read, loaded once per frame.  user space flips it with
  * a release store after writing every table of the new generation; on the
  * archs BPF JITs for, a plain aligned load orders the table loads after it.
  */
-static __always_inline __u32 rg_active_gen(void)
+static __always_inline __u32 rg_active_gen(const struct rg_state *st)
 {
-	__u32 zero = 0;
-	const struct rg_state *st = bpf_map_lookup_elem(&rg_state, &zero);
-
 	return st ? *(volatile const __u32 *)&st->active_gen & 1 : 0;
 }
 

@@ -26,6 +26,7 @@ struct rg_frame {
 
 /* What the core decided; the hook adapter acts on it and counts it. */
 struct rg_decision {
+	struct rg_state *state;              /* rg_state[0] (NULL: cannot happen) */
 	__u32 stat;                          /* enum rg_stat */
 	__u32 rail_slot;                     /* ingress rail id or RG_RAIL_UNKNOWN */
 	const struct rg_representor *src_rep; /* set for known ingress */

@@ -192,7 +192,7 @@ static __always_inline struct rg_state *rg_monitor_begin(const struct rg_frame *
 							 struct rg_event *ev)
 {
 	__u32 zero = 0;
-	struct rg_state *st = bpf_map_lookup_elem(&rg_state, &zero);
+	struct rg_state *st = d->state;   /* rg_decide's lookup: no second one */
 
 	if (!st || !(st->monitor_drops_until_ns | st->monitor_all_until_ns))
 		return NULL;

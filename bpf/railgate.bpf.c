@@ -49,7 +49,8 @@ static __always_inline void rg_decide(const struct rg_frame *f, struct rg_decisi
 	struct iphdr *iph;
 	__u32 gen, verdict;
 
-	gen = rg_active_gen();
+	d->state = rg_state_get();
+	gen = rg_active_gen(d->state);
 	d->rail_slot = RG_RAIL_UNKNOWN;
 	d->src_rep = rg_ingress_rep(f->ifindex, gen);
 	if (!d->src_rep) {
