@@ -23,6 +23,7 @@
 
 #include "maps/rg_abi.h"
 #include "maps.h"
+#include "bucket.h"
 #include "ctx.h"
 #include "parse.h"
 
@@ -128,25 +129,9 @@ static __always_inline int rg_icmp_allow(const struct rg_icmp_conf *icmp)
 {
 	__u32 zero = 0;
 	struct rg_icmp_bucket *b = bpf_map_lookup_elem(&rg_icmp_buckets, &zero);
-	__u64 now, elapsed, credit, cap;
 
-	if (!b)
-		return 0;
-	now = bpf_ktime_get_ns();
-	elapsed = now - b->last_ns;
-	if (elapsed > RG_ICMP_REFILL_MAX_NS)
-		elapsed = RG_ICMP_REFILL_MAX_NS;
-	cap = (__u64)icmp->cpu_burst * RG_NSEC_PER_SEC;
-	credit = b->credit + elapsed * icmp->cpu_rate;
-	if (credit > cap)
-		credit = cap;
-	b->last_ns = now;
-	if (credit < RG_NSEC_PER_SEC) {
-		b->credit = credit;
-		return 0;
-	}
-	b->credit = credit - RG_NSEC_PER_SEC;
-	return 1;
+	return b && rg_bucket_take(&b->last_ns, &b->credit, icmp->cpu_rate, icmp->cpu_burst,
+				   bpf_ktime_get_ns());
 }
 
 /* A side counter: packets and bytes into rg_side_stats[side]. */

@@ -36,6 +36,7 @@
 #include "maps.h"
 #include "ctx.h"
 #include "parse.h"
+#include "bucket.h"
 #include "icmp.h"                /* rg_count_side, RG_IP_OFFSET */
 
 /* The stats reached after rg_parse found a whole IPv4 header (step 2 of
@@ -122,28 +123,6 @@ static __always_inline int rg_monitor_sampled(struct rg_monitor_bucket *b, __u32
 	return 1;
 }
 
-/* One token from this CPU's bucket, as rg_icmp_allow (credit in
- * nanosecond-tokens, elapsed time capped so the refill cannot overflow). */
-static __always_inline int rg_monitor_take(struct rg_monitor_bucket *b, const struct rg_state *st,
-					   __u64 now)
-{
-	__u64 elapsed = now - b->last_ns, credit, cap;
-
-	if (elapsed > RG_ICMP_REFILL_MAX_NS)
-		elapsed = RG_ICMP_REFILL_MAX_NS;
-	cap = (__u64)st->monitor_cpu_burst * RG_NSEC_PER_SEC;
-	credit = b->credit + elapsed * st->monitor_cpu_rate;
-	if (credit > cap)
-		credit = cap;
-	b->last_ns = now;
-	if (credit < RG_NSEC_PER_SEC) {
-		b->credit = credit;
-		return 0;
-	}
-	b->credit = credit - RG_NSEC_PER_SEC;
-	return 1;
-}
-
 /*
  * Does a live lease want this frame, and may it be an event?  After the
  * sampler (rg_monitor_begin), cheapest first: the clock and the summary
@@ -167,7 +146,8 @@ static __noinline int rg_monitor_admit(struct rg_state *st, const struct rg_fram
 	drops = drop && rg_monitor_lease_live(&st->monitor_drops_until_ns, drops, now);
 	if (!all && !drops)
 		return 0;
-	if (!rg_monitor_take(b, st, now)) {
+	if (!rg_bucket_take(&b->last_ns, &b->credit, st->monitor_cpu_rate,
+			    st->monitor_cpu_burst, now)) {
 		rg_count_side(RG_SIDE_MONITOR_RATELIMITED, f->len);
 		return 0;
 	}

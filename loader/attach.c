@@ -195,7 +195,8 @@ static bool prog_is_ours(__u32 prog_id, __u32 our_prog_id)
 /* What sits at railgate's handle and priority on ifindex's ingress. */
 enum filter_slot { SLOT_EMPTY, SLOT_OURS, SLOT_FOREIGN };
 
-static int query_slot(int ifindex, __u32 our_prog_id, enum filter_slot *slot)
+/* The program id at railgate's handle and priority on ifindex, by tc. */
+static int query_filter(int ifindex, __u32 *prog_id)
 {
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts opts;
@@ -206,6 +207,15 @@ static int query_slot(int ifindex, __u32 our_prog_id, enum filter_slot *slot)
 	mute_kernel_acks();
 	ret = bpf_tc_query(&hook, &opts);
 	unmute_kernel_acks();
+	*prog_id = ret ? 0 : opts.prog_id;
+	return ret;
+}
+
+static int query_slot(int ifindex, __u32 our_prog_id, enum filter_slot *slot)
+{
+	__u32 prog_id;
+	int ret = query_filter(ifindex, &prog_id);
+
 	if (ret == -ENOENT || ret == -EINVAL || ret == -ENODEV) {
 		/* no filter there, no clsact qdisc (EINVAL), or no device */
 		*slot = SLOT_EMPTY;
@@ -213,7 +223,7 @@ static int query_slot(int ifindex, __u32 our_prog_id, enum filter_slot *slot)
 	}
 	if (ret)
 		return ret;
-	*slot = prog_is_ours(opts.prog_id, our_prog_id) ? SLOT_OURS : SLOT_FOREIGN;
+	*slot = prog_is_ours(prog_id, our_prog_id) ? SLOT_OURS : SLOT_FOREIGN;
 	return 0;
 }
 
@@ -227,16 +237,10 @@ int rg_clsact_query(int ifindex, __u32 our_prog_id)
 
 __u32 rg_clsact_prog_id(int ifindex)
 {
-	struct bpf_tc_hook hook;
-	struct bpf_tc_opts opts;
-	int ret;
+	__u32 prog_id;
 
-	ingress_hook(&hook, ifindex);
-	our_filter(&opts);
-	mute_kernel_acks();
-	ret = bpf_tc_query(&hook, &opts);
-	unmute_kernel_acks();
-	return ret ? 0 : opts.prog_id;
+	query_filter(ifindex, &prog_id);
+	return prog_id;
 }
 
 static int foreign_slot_err(const char *name, char *err, size_t errlen)

@@ -27,12 +27,7 @@ old() { ip netns exec "$ON-node" "$OLD" "$@"; }
 check_eq "it is ABI v$OLD_ABI and this tree is a newer one" "$OLD_ABI $((NEW_ABI > OLD_ABI))" \
 	"$(sed -n 's/^#define RG_ABI_VERSION //p' "$TMP/old/maps/rg_abi.h") 1"
 
-old_prog_ids() {
-	local p
-	for p in xdp tc; do
-		bpftool -j prog show pinned "$OLD_PINS/progs/$p" 2>/dev/null | jq -r .id
-	done | paste -sd, -
-}
+old_prog_ids() { RG_PINS=$OLD_PINS ours_prog_ids; }
 
 # takeover MODE TCATTACH: the previous release up in MODE, then this one's
 # up during a stream of numbered frames.
