@@ -26,6 +26,11 @@
 
 static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
 
+const char *rg_prog_pin_name(enum rg_prog_id id)
+{
+	return prog_pin_names[id];
+}
+
 static int mkdir_p(const char *path)
 {
 	char tmp[PATH_MAX];
@@ -249,6 +254,14 @@ fail:
 	return ret;
 }
 
+int rg_pin_version_of(const char *name)
+{
+	int ver;
+	char tail;
+
+	return sscanf(name, "v%d%c", &ver, &tail) == 1 && ver > 0 ? ver : 0;
+}
+
 /* "Not up", and whether another ABI's railgate is (the takeover's case,
  * takeover.h): its version and what to do. */
 static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
@@ -258,10 +271,9 @@ static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
 	int other = 0;
 
 	while (d && (de = readdir(d))) {
-		int ver;
-		char tail;
+		int ver = rg_pin_version_of(de->d_name);
 
-		if (sscanf(de->d_name, "v%d%c", &ver, &tail) == 1 && ver != RG_ABI_VERSION)
+		if (ver && ver != RG_ABI_VERSION)
 			other = ver;
 	}
 	if (d)
@@ -653,6 +665,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 	for (size_t i = 0; i < plan->n_reps; i++) {
 		const struct rg_plan_rep *pr = &plan->reps[i];
 		struct rg_new_link *nl = &added[*n_added];
+		const struct rg_old_link *old_xdp;
 		struct rg_representor rep;
 
 		if (find_link(links, n_links, pr->ifindex, pr->mode))
@@ -662,9 +675,10 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 		 * that are not active yet. */
 		if (rg_takeover_holds(dp->takeover, pr->ifindex, (enum rg_attach_mode)pr->mode))
 			continue;
-		if (rg_takeover_other_xdp(dp->takeover, pr->ifindex, (enum rg_attach_mode)pr->mode)) {
-			rg_pin_detach(rg_takeover_other_xdp(dp->takeover, pr->ifindex,
-							    (enum rg_attach_mode)pr->mode)->pin);
+		old_xdp = rg_takeover_other_xdp(dp->takeover, pr->ifindex,
+						(enum rg_attach_mode)pr->mode);
+		if (old_xdp) {
+			rg_pin_detach(old_xdp->pin);
 			rg_log_warn(log, "%s: detached the older railgate's XDP program to switch XDP "
 				    "mode: frames pass unrouted until the new mode is attached", pr->name);
 		}

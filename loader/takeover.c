@@ -50,13 +50,12 @@ static int add_link(struct rg_takeover *t, int ifindex, enum rg_attach_mode mode
  * back, and to replace only a link that still runs the old one). */
 static int read_old(struct rg_takeover *t, char *err, size_t n)
 {
-	static const char *const prog_names[RG_PROG_COUNT] = { "xdp", "tc" };
 	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/progs/%s", t->dir, prog_names[i]);
+		snprintf(path, sizeof(path), "%s/progs/%s", t->dir, rg_prog_pin_name(i));
 		t->old_prog_fd[i] = bpf_obj_get(path);
 	}
 	t->old_tc_prog_id = rg_prog_id(t->old_prog_fd[RG_PROG_TC]);
@@ -93,10 +92,9 @@ int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t 
 		return errno == ENOENT ? 0 : rg_err(err, n, -errno, "cannot read %s: %s", root,
 						    strerror(errno));
 	while ((de = readdir(d))) {
-		int ver;
-		char tail;
+		int ver = rg_pin_version_of(de->d_name);
 
-		if (sscanf(de->d_name, "v%d%c", &ver, &tail) != 1 || ver == RG_ABI_VERSION)
+		if (!ver || ver == RG_ABI_VERSION)
 			continue;
 		if (ver > RG_ABI_VERSION) {
 			/* the message before closedir: de lives in d's buffer */
