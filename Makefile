@@ -42,8 +42,9 @@ TESTBED_BPF_OBJS := $(patsubst tools/testbed/%.bpf.c,$(BUILD)/%.bpf.o,$(wildcard
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_SKELS := $(patsubst %.bpf.c,$(BUILD)/%.skel.h,$(notdir $(BPF_SRCS)))
 
-# The library every binary links: maps/ and loader/.
-LIB_SRCS  := $(wildcard maps/*.c) $(wildcard loader/*.c)
+# The library every binary links: lib/ (the shared floor), maps/ and
+# loader/'s rooms (config, kernel, plan, datapath, daemon).
+LIB_SRCS  := $(wildcard lib/*.c) $(wildcard maps/*.c) $(wildcard loader/*/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/librailgate.a
 
@@ -93,10 +94,10 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 FUZZ_BUILD  := build-fuzz
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := -O1 -g $(FUZZ_SAN) -Wall -Wno-unused-parameter -std=gnu11 -I. -D_GNU_SOURCE $(NL_CFLAGS)
-FUZZ_CONFIG_SRCS := loader/config.c loader/cidr.c loader/digest.c loader/files.c loader/plan.c \
-		    maps/fib.c maps/errbuf.c maps/ipfmt.c
+FUZZ_CONFIG_SRCS := loader/config/config.c lib/cidr.c lib/digest.c lib/files.c loader/plan/plan.c \
+		    maps/fib.c lib/errbuf.c lib/ipfmt.c
 FUZZ_CNI_SRCS := $(filter-out tools/cni/main.c,$(CNI_SRCS)) $(wildcard tools/pod_routes/*.c) \
-		 $(FUZZ_CONFIG_SRCS) loader/netfmt.c
+		 $(FUZZ_CONFIG_SRCS) lib/netfmt.c
 FUZZERS := $(FUZZ_BUILD)/fuzz_config $(FUZZ_BUILD)/fuzz_cni
 FUZZ_SECONDS ?= 60
 

@@ -13,8 +13,8 @@
 #include <bpf/bpf_helpers.h>
 
 #include "maps/rg_abi.h"
-#include "maps.h"
-#include "ctx.h"
+#include "bpf/maps.h"
+#include "bpf/ctx.h"
 
 /* The node's state (rg_state[0]): looked up once per frame, by rg_decide,
  * for the active generation and the monitor's leases (one cache line). */

@@ -10,7 +10,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "maps/rg_abi.h"
-#include "maps.h"
+#include "bpf/maps.h"
 
 static __always_inline void rg_count(__u32 rail_slot, __u32 stat, __u32 bytes)
 {

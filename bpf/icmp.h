@@ -22,10 +22,10 @@
 #include <bpf/bpf_helpers.h>
 
 #include "maps/rg_abi.h"
-#include "maps.h"
-#include "bucket.h"
-#include "ctx.h"
-#include "parse.h"
+#include "bpf/maps.h"
+#include "bpf/bucket.h"
+#include "bpf/ctx.h"
+#include "bpf/parse.h"
 
 /*
  * The ICMP header (RFC 792).  Not <linux/icmp.h>: through <linux/if.h> it

@@ -33,11 +33,11 @@
 #include <bpf/bpf_helpers.h>
 
 #include "maps/rg_abi.h"
-#include "maps.h"
-#include "ctx.h"
-#include "parse.h"
-#include "bucket.h"
-#include "icmp.h"                /* rg_count_side, RG_IP_OFFSET */
+#include "bpf/maps.h"
+#include "bpf/ctx.h"
+#include "bpf/parse.h"
+#include "bpf/bucket.h"
+#include "bpf/icmp.h"                /* rg_count_side, RG_IP_OFFSET */
 
 /* The stats reached after rg_parse found a whole IPv4 header (step 2 of
  * docs/design.md): only their events carry addresses. */

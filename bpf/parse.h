@@ -13,7 +13,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "maps/rg_abi.h"
-#include "ctx.h"
+#include "bpf/ctx.h"
 
 #define RG_IPV4_MIN_HLEN 20
 #define RG_IPV4_MAX_HLEN 60

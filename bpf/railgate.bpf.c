@@ -26,14 +26,14 @@
 #include <bpf/bpf_helpers.h>
 
 #include "maps/rg_abi.h"
-#include "maps.h"
-#include "ctx.h"
-#include "parse.h"
-#include "classify.h"
-#include "rewrite.h"
-#include "icmp.h"
-#include "count.h"
-#include "monitor.h"
+#include "bpf/maps.h"
+#include "bpf/ctx.h"
+#include "bpf/parse.h"
+#include "bpf/classify.h"
+#include "bpf/rewrite.h"
+#include "bpf/icmp.h"
+#include "bpf/count.h"
+#include "bpf/monitor.h"
 
 /*
  * The decision core: steps 1-6 of the pipeline (docs/design.md), reads

@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fib.h"
-#include "errbuf.h"
-#include "ipfmt.h"
-#include "prefix.h"
+#include "maps/fib.h"
+#include "lib/errbuf.h"
+#include "lib/ipfmt.h"
+#include "lib/prefix.h"
 
 /* Length at which tbl24 stops and tbl8 takes over. */
 #define RG_TBL24_PREFIX 24

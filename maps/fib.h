@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rg_abi.h"
+#include "maps/rg_abi.h"
 
 struct rg_route {
 	uint32_t addr;               /* host order, host bits zero */

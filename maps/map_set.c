@@ -17,8 +17,8 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
-#include "map_set.h"
-#include "errbuf.h"
+#include "maps/map_set.h"
+#include "lib/errbuf.h"
 
 /* The RG_MAP_* name of each map id (also its pin file name). */
 static const char *const rg_map_names[RG_MAPID_COUNT] = {

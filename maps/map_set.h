@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rg_abi.h"
-#include "fib.h"
+#include "maps/rg_abi.h"
+#include "maps/fib.h"
 
 struct bpf_object;
 

@@ -56,9 +56,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "loader/apply.h"
-#include "loader/config.h"
-#include "loader/datapath.h"
+#include "loader/datapath/apply.h"
+#include "loader/config/config.h"
+#include "loader/datapath/datapath.h"
 #include "tests/lib/frames.h"
 #include "tests/lib/netns.h"
 #include "tests/lib/rng.h"

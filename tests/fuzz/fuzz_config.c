@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/config.h"
+#include "loader/config/config.h"
 #include "maps/fib.h"
-#include "loader/plan.h"
+#include "loader/plan/plan.h"
 #include "tests/lib/ref_lpm.h"
 
 #define FILE_NAME "fuzz.yaml"

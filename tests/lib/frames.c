@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frames.h"
+#include "tests/lib/frames.h"
 
 #define IPV4_MIN_HLEN 20
 #define IPOPT_NOP     1

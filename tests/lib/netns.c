@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "netns.h"
+#include "tests/lib/netns.h"
 
 int test_sh(const char *fmt, ...)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The reference LPM; see ref_lpm.h. */
-#include "ref_lpm.h"
+#include "tests/lib/ref_lpm.h"
 
 uint32_t rg_ref_mask(uint8_t len)
 {

@@ -29,10 +29,10 @@
 #include <sys/mount.h>
 #include <cmocka.h>
 
-#include "loader/apply.h"
-#include "loader/attach.h"
-#include "loader/datapath.h"
-#include "loader/resolve.h"
+#include "loader/datapath/apply.h"
+#include "loader/kernel/attach.h"
+#include "loader/datapath/datapath.h"
+#include "loader/plan/resolve.h"
 #include "tests/lib/netns.h"
 
 #define GATEWAY_MAC { 0x02, 0x00, 0x00, 0x00, 0x99, 0x01 }

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
-#include "loader/config.h"
+#include "loader/config/config.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ERRORS 4

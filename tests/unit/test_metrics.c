@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "loader/log.h"
-#include "loader/metrics.h"
+#include "lib/log.h"
+#include "loader/daemon/metrics.h"
 
 struct fixture {
 	struct rg_rail rails[RG_MAX_RAILS];

@@ -30,7 +30,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "loader/netlink.h"
+#include "loader/kernel/netlink.h"
 #include "tests/lib/netns.h"
 
 #define VF0_MAC   { 0x02, 0x00, 0x00, 0x00, 0x0a, 0x01 }

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "loader/plan.h"
+#include "loader/plan/plan.h"
 
 #define MAX_TEST_RAILS (RG_MAX_RAILS + 1)
 

@@ -39,8 +39,8 @@
 
 #include <cmocka.h>
 
-#include "loader/config.h"
-#include "loader/switchdev.h"
+#include "loader/config/config.h"
+#include "loader/kernel/switchdev.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

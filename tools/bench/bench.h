@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "maps/map_set.h"
-#include "bench_abi.h"
+#include "tools/bench/bench_abi.h"
 
 #define BENCH_FRAME_LEN   60          /* a 64-byte frame on the wire, FCS excluded */
 #define BENCH_MAX_ROUNDS  32

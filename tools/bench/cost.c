@@ -22,11 +22,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 #include "bench_baseline.skel.h"
 #include "bench_fwd.skel.h"
 #include "railgate.skel.h"
-#include "loader/attach.h"
+#include "loader/kernel/attach.h"
 
 const char *const bench_cost_names[C_COUNT] = {
 	[C_XDP_PASS]      = "xdp_pass",

@@ -16,13 +16,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 #include "bench_baseline.skel.h"
 #include "bench_fwd.skel.h"
 #include "bench_gen.skel.h"
 #include "bench_sink.skel.h"
 #include "railgate.skel.h"
-#include "loader/attach.h"
+#include "loader/kernel/attach.h"
 
 const struct design_info bench_designs[D_COUNT] = {
 	[D_XDP_REDIRECT]   = { "xdp_redirect", "bare XDP redirect", D_XDP_REDIRECT },

@@ -31,7 +31,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 #include "bench_gen.skel.h"
 
 #define WARMUP_SHARE  0.2             /* of the run's seconds, before the window */

@@ -21,7 +21,7 @@
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 #include "railgate.skel.h"
 
 #define BUSY_LOAD       0.5           /* load average that means someone else is running */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 
 /* Slab + VmallocUsed + Percpu, in bytes; -1 when /proc/meminfo is unreadable. */
 int64_t bench_kernel_mem_bytes(void)

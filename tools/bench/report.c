@@ -12,7 +12,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 
 int bench_cmp_double(const void *a, const void *b)
 {

@@ -20,7 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 #include "bench_gen.skel.h"
 #include "maps/fib.h"
 

@@ -20,9 +20,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bench.h"
+#include "tools/bench/bench.h"
 #include "bench_sink.skel.h"
-#include "loader/attach.h"
+#include "loader/kernel/attach.h"
 
 int bench_netns_fd(const char *name, char *err, size_t n)
 {

@@ -15,7 +15,7 @@
 
 #include <json-c/json.h>
 
-#include "loader/config.h"
+#include "loader/config/config.h"
 #include "tools/pod_routes/pod_routes.h"
 
 /* Error codes: the spec's (SPEC.md "Error"), then ours from 100 up. */

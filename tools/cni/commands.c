@@ -17,8 +17,8 @@
 
 #include <linux/rtnetlink.h>
 
-#include "cni.h"
-#include "../../maps/ipfmt.h"
+#include "tools/cni/cni.h"
+#include "lib/ipfmt.h"
 
 #define MAX_POD_IPS 16
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <net/if.h>
 
-#include "cni.h"
+#include "tools/cni/cni.h"
 
 /* Which variables a command cannot do without. */
 enum env_need {

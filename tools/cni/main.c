@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cni.h"
+#include "tools/cni/cni.h"
 
 /* A network config is small; anything bigger is not one. */
 #define STDIN_MAX (1 << 20)

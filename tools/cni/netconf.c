@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cni.h"
+#include "tools/cni/cni.h"
 
 const char *const cni_supported_versions[] = { "0.3.1", "0.4.0", "1.0.0", CNI_LATEST, NULL };
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cni.h"
+#include "tools/cni/cni.h"
 
 int cni_error_set(struct cni_error *e, int code, const char *msg, const char *details_fmt, ...)
 {

@@ -15,8 +15,8 @@
 #include <openssl/evp.h>
 #include <json-c/json.h>
 
-#include "doctor.h"
-#include "jsonget.h"
+#include "tools/doctor/doctor.h"
+#include "tools/doctor/jsonget.h"
 
 #define CACHE_FILE_MAX (1 << 20)
 

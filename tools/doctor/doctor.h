@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report.h"
-#include "loader/config.h"
+#include "tools/doctor/report.h"
+#include "loader/config/config.h"
 #include "maps/rg_abi.h"
 
 struct rg_datapath;

@@ -21,11 +21,11 @@
 #include <nftables/libnftables.h>
 #include <json-c/json.h>
 
-#include "doctor.h"
-#include "jsonget.h"
-#include "netns.h"
-#include "maps/errbuf.h"
-#include "maps/ipfmt.h"
+#include "tools/doctor/doctor.h"
+#include "tools/doctor/jsonget.h"
+#include "lib/netns.h"
+#include "lib/errbuf.h"
+#include "lib/ipfmt.h"
 
 enum rule_reach {
 	REACH_NONE,                  /* cannot hold for traffic between rails */

@@ -13,13 +13,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "doctor.h"
-#include "loader/datapath.h"
-#include "loader/netfmt.h"
-#include "loader/netlink.h"
-#include "loader/switchdev.h"
-#include "maps/errbuf.h"
-#include "maps/ipfmt.h"
+#include "tools/doctor/doctor.h"
+#include "loader/datapath/datapath.h"
+#include "lib/netfmt.h"
+#include "loader/kernel/netlink.h"
+#include "loader/kernel/switchdev.h"
+#include "lib/errbuf.h"
+#include "lib/ipfmt.h"
 #include "maps/map_set.h"
 
 #define NODE "node"

@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor.h"
-#include "netns.h"
-#include "probe.h"
-#include "loader/datapath.h"
-#include "loader/netlink.h"
-#include "maps/ipfmt.h"
+#include "tools/doctor/doctor.h"
+#include "lib/netns.h"
+#include "tools/doctor/probe.h"
+#include "loader/datapath/datapath.h"
+#include "loader/kernel/netlink.h"
+#include "lib/ipfmt.h"
 #include "tools/pod_routes/pod_routes.h"
 
 #define POD_MAX_ADDRS  64

@@ -13,10 +13,10 @@
 #include <netinet/ip_icmp.h>
 #include <sys/socket.h>
 
-#include "probe.h"
-#include "netns.h"
-#include "loader/config.h"
-#include "maps/errbuf.h"
+#include "tools/doctor/probe.h"
+#include "lib/netns.h"
+#include "loader/config/config.h"
+#include "lib/errbuf.h"
 #include "maps/map_set.h"
 #include "tools/pod_routes/pod_routes.h"
 

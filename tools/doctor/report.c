@@ -4,7 +4,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "report.h"
+#include "tools/doctor/report.h"
 
 struct rg_check *rg_checks_add(struct rg_checks *cs, const char *id, int scenario,
 			       enum rg_check_status status, const char *target)

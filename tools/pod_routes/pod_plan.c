@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pod_routes.h"
-#include "maps/errbuf.h"
-#include "maps/ipfmt.h"
+#include "tools/pod_routes/pod_routes.h"
+#include "lib/errbuf.h"
+#include "lib/ipfmt.h"
 
 void rg_pod_numbering_default(struct rg_pod_numbering *num)
 {

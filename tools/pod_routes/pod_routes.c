@@ -13,10 +13,10 @@
 
 #include <linux/rtnetlink.h>
 
-#include "pod_routes.h"
-#include "pod_view.h"
-#include "maps/errbuf.h"
-#include "maps/ipfmt.h"
+#include "tools/pod_routes/pod_routes.h"
+#include "tools/pod_routes/pod_view.h"
+#include "lib/errbuf.h"
+#include "lib/ipfmt.h"
 
 /* How a planned prefix stands in the pod's main table. */
 enum plan_state {

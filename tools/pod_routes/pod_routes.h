@@ -35,7 +35,7 @@
 #include <stdint.h>
 #include <net/if.h>
 
-#include "loader/config.h"
+#include "loader/config/config.h"
 
 /* rtm_protocol / FRA_PROTOCOL of the routes and rules railgate adds; shows
  * as "proto 82" in `ip route` and `ip rule` (free in linux/rtnetlink.h and

@@ -24,9 +24,9 @@
 #include <netlink/route/route.h>
 #include <netlink/route/rule.h>
 
-#include "pod_view.h"
-#include "maps/errbuf.h"
-#include "maps/ipfmt.h"
+#include "tools/pod_routes/pod_view.h"
+#include "lib/errbuf.h"
+#include "lib/ipfmt.h"
 
 #define SELF_NETNS "/proc/self/ns/net"
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pod_routes.h"
+#include "tools/pod_routes/pod_routes.h"
 
 /* One IPv4 route, reduced to what the judgements compare. */
 struct pod_route {

@@ -6,8 +6,8 @@
 
 #include <unistd.h>
 
-#include "cli.h"
-#include "../../loader/datapath.h"
+#include "tools/railgate/cli.h"
+#include "loader/datapath/datapath.h"
 
 unsigned cli_mask_len(uint32_t mask)
 {

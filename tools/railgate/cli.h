@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../loader/config.h"
-#include "../../loader/netfmt.h"
-#include "../../loader/plan.h"
+#include "loader/config/config.h"
+#include "lib/netfmt.h"
+#include "loader/plan/plan.h"
 
 /* Addresses, prefixes, MACs, interface names: loader/netfmt.h. */
 unsigned cli_mask_len(uint32_t mask);

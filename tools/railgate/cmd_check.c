@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "cli.h"
-#include "../../loader/digest.h"
-#include "../../maps/fib.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
+#include "lib/digest.h"
+#include "maps/fib.h"
 
 static int route_cmp(const void *a, const void *b)
 {

@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <json-c/json.h>
 
-#include "commands.h"
-#include "cli.h"
-#include "../../loader/datapath.h"
-#include "../doctor/doctor.h"
-#include "../pod_routes/pod_routes.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
+#include "loader/datapath/datapath.h"
+#include "tools/doctor/doctor.h"
+#include "tools/pod_routes/pod_routes.h"
 
 #define NETNS_DIR "/run/netns"
 

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "../../loader/files.h"
+#include "tools/railgate/commands.h"
+#include "lib/files.h"
 
 #define CNI_BIN_DIR     "/opt/cni/bin"
 #define CNI_PLUGIN_NAME "railgate"   /* the "type" a NetworkAttachmentDefinition names */

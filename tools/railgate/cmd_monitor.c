@@ -25,9 +25,9 @@
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
 
-#include "commands.h"
-#include "cli.h"
-#include "../../loader/datapath.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
+#include "loader/datapath/datapath.h"
 
 #define POLL_MS          200
 #define LOSS_REPORT_NS   (5 * RG_NSEC_PER_SEC)

@@ -15,12 +15,12 @@
 #include <arpa/inet.h>
 #include <json-c/json.h>
 
-#include "commands.h"
-#include "cli.h"
-#include "../../loader/datapath.h"
-#include "../../maps/errbuf.h"
-#include "../doctor/probe.h"
-#include "../pod_routes/pod_routes.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
+#include "loader/datapath/datapath.h"
+#include "lib/errbuf.h"
+#include "tools/doctor/probe.h"
+#include "tools/pod_routes/pod_routes.h"
 
 #define PROBE_MAX_TARGETS 64
 

@@ -25,10 +25,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "loader/config.h"
+#include "tools/railgate/commands.h"
+#include "loader/config/config.h"
 #include "tools/pod_routes/pod_routes.h"
-#include "../../maps/ipfmt.h"
+#include "lib/ipfmt.h"
 
 #define POD_ADDRS_MAX 64
 

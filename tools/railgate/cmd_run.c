@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "version.h"
-#include "../../loader/daemon.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/version.h"
+#include "loader/daemon/daemon.h"
 
 static const char usage_text[] =
 "usage: railgate run -c FILE [--metrics ADDR:PORT] [--keep] [--node-name NAME]\n"

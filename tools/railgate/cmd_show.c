@@ -16,11 +16,11 @@
 #include <net/if.h>
 #include <json-c/json.h>
 
-#include "commands.h"
-#include "cli.h"
-#include "version.h"
-#include "../../loader/datapath.h"
-#include "../../loader/digest.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
+#include "tools/railgate/version.h"
+#include "loader/datapath/datapath.h"
+#include "lib/digest.h"
 
 struct show_opts {
 	bool json;

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "cli.h"
-#include "../../loader/apply.h"
-#include "../../loader/datapath.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
+#include "loader/datapath/apply.h"
+#include "loader/datapath/datapath.h"
 
 static int parse_mode(const char *s, enum rg_config_mode *out)
 {

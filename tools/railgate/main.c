@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "version.h"
+#include "tools/railgate/commands.h"
+#include "tools/railgate/version.h"
 
 struct rg_command {
 	const char *name;

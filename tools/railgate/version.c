@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "version.h"
+#include "tools/railgate/version.h"
 #include "build_version.h"           /* generated: RG_BUILD_VERSION, RG_BUILD_COMMIT */
-#include "../../maps/rg_abi.h"
+#include "maps/rg_abi.h"
 
 const char rg_version[] = RG_BUILD_VERSION;
 const char rg_git_commit[] = RG_BUILD_COMMIT;

@@ -1,0 +1,984 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Load or adopt, apply, take down; see datapath.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "loader/datapath/datapath.h"
+#include "loader/kernel/attach.h"
+#include "lib/netfmt.h"
+#include "loader/datapath/takeover.h"
+#include "railgate.skel.h"
+#include "lib/errbuf.h"
+
+#define BPF_FS_MAGIC_NUMBER 0xcafe4a11
+
+static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
+
+const char *rg_prog_pin_name(enum rg_prog_id id)
+{
+	return prog_pin_names[id];
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void path_join(char *out, size_t n, const char *a, const char *b)
+{
+	snprintf(out, n, "%s/%s", a, b);
+}
+
+/* A closed datapath of root: nothing open, nothing locked. */
+static void datapath_init(struct rg_datapath *dp, const char *root)
+{
+	memset(dp, 0, sizeof(*dp));
+	dp->lock_fd = -1;
+	for (int i = 0; i < RG_PROG_COUNT; i++)
+		dp->prog_fd[i] = -1;
+	rg_map_set_init(&dp->maps);
+	snprintf(dp->root, sizeof(dp->root), "%s", root);
+	snprintf(dp->dir, sizeof(dp->dir), "%s/v%d", root, RG_ABI_VERSION);
+}
+
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * flock the pin root.  The lock belongs to the directory's inode, so it
+ * serialises loaders only while the root is never replaced: `down` keeps it.
+ * A loader that waited on a root removed meanwhile (by something else: an
+ * older railgate's down, a person) holds a lock nobody else takes, so the
+ * lock is taken again on the directory the path names now.
+ */
+static int lock_root(const char *root, char *err, size_t n)
+{
+	for (int attempt = 0; attempt < 8; attempt++) {
+		struct stat locked, now;
+		int ret, fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0 && errno == ENOENT) {
+			ret = mkdir_p(root);
+			if (ret)
+				return rg_err(err, n, ret, "cannot create pin directory %s: %s", root,
+					      strerror(-ret));
+			continue;
+		}
+		if (fd < 0 || flock(fd, LOCK_EX) || fstat(fd, &locked)) {
+			ret = -errno;
+			if (fd >= 0)
+				close(fd);
+			return rg_err(err, n, ret, "cannot lock %s: %s", root, strerror(-ret));
+		}
+		if (!stat(root, &now) && same_inode(&locked, &now))
+			return fd;
+		close(fd);   /* replaced while we waited: lock the new one */
+	}
+	return rg_err(err, n, -EAGAIN, "cannot lock %s: it keeps being removed", root);
+}
+
+int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n)
+{
+	struct statfs st;
+	int ret;
+
+	datapath_init(dp, root);
+	ret = mkdir_p(root);
+	if (ret)
+		return rg_err(err, n, ret, "cannot create pin directory %s: %s", root, strerror(-ret));
+	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER)
+		return rg_err(err, n, -ENOTSUP,
+			      "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
+	ret = lock_root(root, err, n);
+	if (ret < 0)
+		return ret;
+	dp->lock_fd = ret;
+	return 0;
+}
+
+int rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t n)
+{
+	datapath_init(dp, root);
+	return rg_datapath_open(dp, false, err, n);
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t n)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	int ret;
+
+	path_join(dir, sizeof(dir), vdir, "progs");
+	ret = mkdir_p(dir);
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
+	for (int i = 0; i < RG_PROG_COUNT; i++) {
+		path_join(path, sizeof(path), dir, prog_pin_names[i]);
+		unlink(path);
+		if (bpf_obj_pin(dp->prog_fd[i], path)) {
+			ret = -errno;
+			return rg_err(err, n, ret, "cannot pin %s: %s", path, strerror(-ret));
+		}
+	}
+	return 0;
+}
+
+void rg_pin_tree_remove(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char child[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
+		rg_pin_tree_remove(child);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+/* Load the object, reusing whatever maps are pinned, and pin the rest
+ * under vdir (dp->dir, or the staging directory of a fresh load). */
+static int load_object(struct rg_datapath *dp, bool maps_pinned, const char *vdir,
+		       char *err, size_t n)
+{
+	char dir[PATH_MAX];
+	struct railgate *skel;
+	int ret;
+
+	skel = railgate__open();
+	if (!skel) {
+		ret = -errno;
+		return rg_err(err, n, ret, "cannot open the BPF object: %s", strerror(-ret));
+	}
+	if (maps_pinned) {
+		ret = rg_map_set_reuse_in_object(&dp->maps, skel->obj, err, n);
+		if (ret)
+			goto fail;
+	}
+	ret = railgate__load(skel);
+	if (ret) {
+		rg_set_err(err, n, "the kernel refused the BPF programs: %s (run with "
+			   "LIBBPF_LOG=1 for the verifier log)", strerror(-ret));
+		goto fail;
+	}
+	if (!maps_pinned) {
+		ret = rg_map_set_from_object(&dp->maps, skel->obj, err, n);
+		if (ret)
+			goto fail;
+		path_join(dir, sizeof(dir), vdir, "maps");
+		ret = mkdir_p(dir);
+		if (!ret)
+			ret = rg_map_set_pin(&dp->maps, dir, err, n);
+		if (ret)
+			goto fail;
+	}
+	dp->prog_fd[RG_PROG_XDP] = dup(bpf_program__fd(skel->progs.railgate_xdp));
+	dp->prog_fd[RG_PROG_TC] = dup(bpf_program__fd(skel->progs.railgate_tc));
+	dp->skel = skel;
+	return pin_progs(dp, vdir, err, n);
+fail:
+	railgate__destroy(skel);
+	return ret;
+}
+
+/*
+ * A fresh load is pinned into a staging directory beside v<ABI> and renamed
+ * into place in one step, so v<ABI> appears complete or not at all: an
+ * `up` killed half-way leaves a staging directory, which the next fresh
+ * load (under the same lock, so nobody else can be using it) or `down`
+ * removes.  bpffs refuses dots in names, hence no ".tmp".
+ */
+#define RG_STAGING_PREFIX "staging-"
+
+static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
+{
+	char staging[PATH_MAX];
+	int ret;
+
+	snprintf(staging, sizeof(staging), "%s/" RG_STAGING_PREFIX "v%d", dp->root, RG_ABI_VERSION);
+	rg_pin_tree_remove(staging);
+	ret = mkdir_p(staging);
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", staging, strerror(-ret));
+	ret = load_object(dp, false, staging, err, n);
+	if (ret)
+		goto fail;
+	rmdir(dp->dir);   /* an empty leftover would make the rename fail */
+	if (rename(staging, dp->dir)) {
+		ret = -errno;
+		rg_set_err(err, n, "cannot move %s to %s: %s", staging, dp->dir, strerror(-ret));
+		goto fail;
+	}
+	return 0;
+fail:
+	rg_pin_tree_remove(staging);
+	return ret;
+}
+
+int rg_pin_version_of(const char *name)
+{
+	int ver;
+	char tail;
+
+	return sscanf(name, "v%d%c", &ver, &tail) == 1 && ver > 0 ? ver : 0;
+}
+
+/* "Not up", and whether another ABI's railgate is (the takeover's case,
+ * takeover.h): its version and what to do. */
+static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
+{
+	struct dirent *de;
+	DIR *d = opendir(dp->root);
+	int other = 0;
+
+	while (d && (de = readdir(d))) {
+		int ver = rg_pin_version_of(de->d_name);
+
+		if (ver && ver != RG_ABI_VERSION)
+			other = ver;
+	}
+	if (d)
+		closedir(d);
+	if (!other)
+		return rg_err(err, n, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
+	return rg_err(err, n, -ENOENT,
+		      "this railgate (map ABI v%d) is not up: railgate ABI v%d runs this node "
+		      "(pins under %s/v%d); %s", RG_ABI_VERSION, other, dp->root, other,
+		      other < RG_ABI_VERSION ? "this release's `railgate up` takes it over hitlessly"
+					     : "use the newer binary");
+}
+
+int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
+{
+	char maps_dir[PATH_MAX], path[PATH_MAX];
+	bool maps_pinned, progs_pinned = true;
+	int ret;
+
+	path_join(maps_dir, sizeof(maps_dir), dp->dir, "maps");
+	maps_pinned = exists(maps_dir);
+	if (maps_pinned) {
+		ret = rg_map_set_from_pins(&dp->maps, maps_dir, err, n);
+		if (ret) {
+			rg_set_err(err + strlen(err), n - strlen(err),
+				   " (the pinned state under %s is incomplete: run `railgate down`)",
+				   dp->dir);
+			return ret;
+		}
+	} else if (!create) {
+		return not_up_err(dp, err, n);
+	}
+
+	for (int i = 0; i < RG_PROG_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/progs/%s", dp->dir, prog_pin_names[i]);
+		dp->prog_fd[i] = maps_pinned ? bpf_obj_get(path) : -1;
+		if (dp->prog_fd[i] < 0)
+			progs_pinned = false;
+	}
+	if (!progs_pinned) {
+		for (int i = 0; i < RG_PROG_COUNT; i++) {
+			if (dp->prog_fd[i] >= 0)
+				close(dp->prog_fd[i]);
+			dp->prog_fd[i] = -1;
+		}
+		if (!create)
+			return rg_err(err, n, -ENOENT, "the programs are not pinned under %s/progs "
+				      "(half-broken state: run `railgate down`)", dp->dir);
+		ret = maps_pinned ? load_object(dp, true, dp->dir, err, n) : load_fresh(dp, err, n);
+		if (ret)
+			return ret;
+	}
+	dp->open = true;
+	return 0;
+}
+
+void rg_datapath_close(struct rg_datapath *dp)
+{
+	rg_map_set_close(&dp->maps);
+	for (int i = 0; i < RG_PROG_COUNT; i++) {
+		if (dp->prog_fd[i] >= 0)
+			close(dp->prog_fd[i]);
+		dp->prog_fd[i] = -1;
+	}
+	if (dp->skel)
+		railgate__destroy(dp->skel);
+	dp->skel = NULL;
+	if (dp->lock_fd >= 0)
+		close(dp->lock_fd);  /* releases the flock */
+	dp->lock_fd = -1;
+	dp->open = false;
+}
+
+int rg_datapath_active_rails(const struct rg_datapath *dp, struct rg_rail rails[RG_MAX_RAILS])
+{
+	return rg_map_set_read_rails(&dp->maps, rg_map_set_active_gen(&dp->maps), rails, NULL, 0);
+}
+
+int rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg)
+{
+	struct rg_generation g;
+	int ret = rg_map_set_read_generation(&dp->maps, rg_map_set_active_gen(&dp->maps), &g,
+					     NULL, 0);
+
+	if (!ret)
+		*eg = g.egress;
+	return ret;
+}
+
+enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex)
+{
+	char mode[32];
+
+	if (sscanf(name, "if%d-%31s", ifindex, mode) != 2)
+		return RG_MODE_NONE;
+	for (int m = RG_MODE_XDP; m <= RG_MODE_TC; m++)
+		if (strcmp(mode, rg_attach_mode_name(m)) == 0)
+			return m;
+	return RG_MODE_NONE;
+}
+
+static int attached_cmp(const void *a, const void *b)
+{
+	const struct rg_attached *x = a, *y = b;
+
+	return x->ifindex != y->ifindex ? x->ifindex - y->ifindex : (int)x->mode - (int)y->mode;
+}
+
+/*
+ * The interfaces whose representor entry says clsact in either generation
+ * (a filter has no pin: the entries are its record).  Both generations, so
+ * that one the new config dropped is still found, and retired, after the
+ * flip.  Returns how many ifindexes went to out (RG_MAX_IFINDEX room).
+ */
+static size_t clsact_ifindexes(const struct rg_representor *reps, int *out)
+{
+	size_t n = 0;
+
+	for (uint32_t ifindex = 1; ifindex < RG_MAX_IFINDEX; ifindex++) {
+		for (unsigned gen = 0; gen < RG_GENERATIONS; gen++) {
+			if (reps[(size_t)gen * RG_MAX_IFINDEX + ifindex].mode == RG_MODE_TC_CLSACT) {
+				out[n++] = (int)ifindex;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/* The list's room doubles (16, 32, 64...: it grows when n reaches one of
+ * them): an entry is 4 KiB with its pin path, and growing it by one for
+ * each of 1024 representors copied megabytes. */
+static int append_attached(struct rg_attached **list, size_t *n, const struct rg_attached *a)
+{
+	size_t have = *n;
+
+	if (have < 16 ? have == 0 : !(have & (have - 1))) {
+		struct rg_attached *nl = realloc(*list, (have < 16 ? 16 : 2 * have) * sizeof(*nl));
+
+		if (!nl)
+			return -ENOMEM;
+		*list = nl;
+	}
+	(*list)[(*n)++] = *a;
+	return 0;
+}
+
+/* Add railgate's clsact filters (alive: the filter is there, running ours). */
+static int list_clsact(const struct rg_datapath *dp, struct rg_attached **list, size_t *n)
+{
+	int *ifindexes;
+	size_t found;
+	__u32 prog_id;
+	int ret = 0;
+
+	if (!dp->maps.reps)
+		return 0;
+	ifindexes = malloc(RG_MAX_IFINDEX * sizeof(*ifindexes));
+	if (!ifindexes)
+		return -ENOMEM;
+	found = clsact_ifindexes(dp->maps.reps, ifindexes);
+	prog_id = rg_prog_id(dp->prog_fd[RG_PROG_TC]);   /* once, not once per filter */
+	for (size_t i = 0; i < found && !ret; i++) {
+		struct rg_attached a = { .ifindex = ifindexes[i], .mode = RG_MODE_TC_CLSACT };
+
+		a.alive = rg_clsact_query(a.ifindex, prog_id) == 1;
+		ret = append_attached(list, n, &a);
+	}
+	free(ifindexes);
+	return ret;
+}
+
+/* Add the links pinned under dp->dir/links. */
+static int list_pinned_links(const struct rg_datapath *dp, struct rg_attached **list, size_t *n)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	path_join(dir, sizeof(dir), dp->dir, "links");
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		struct rg_attached a = { 0 };
+		int fd;
+
+		if (sscanf(de->d_name, "if%d-", &a.ifindex) != 1)
+			continue;
+		a.mode = rg_link_pin_name_parse(de->d_name, &a.ifindex);  /* NONE: a mode we do not know */
+		snprintf(a.pin, sizeof(a.pin), "%s/%s", dir, de->d_name);
+		fd = bpf_obj_get(a.pin);
+		a.alive = fd >= 0 && rg_link_ifindex(fd) == a.ifindex;
+		if (fd >= 0)
+			close(fd);
+		if (append_attached(list, n, &a)) {
+			closedir(d);
+			return -ENOMEM;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, size_t *count)
+{
+	struct rg_attached *list = NULL;
+	size_t n = 0;
+	int ret;
+
+	*out = NULL;
+	*count = 0;
+	ret = list_pinned_links(dp, &list, &n);
+	if (!ret)
+		ret = list_clsact(dp, &list, &n);
+	if (ret) {
+		free(list);
+		return ret;
+	}
+	if (n)
+		qsort(list, n, sizeof(*list), attached_cmp);
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
+			       enum rg_attach_mode mode, char *out, size_t n)
+{
+	snprintf(out, n, "%s/links/if%d-%s", dp->dir, ifindex, rg_attach_mode_name(mode));
+}
+
+static const struct rg_attached *find_link(const struct rg_attached *links, size_t n,
+					   int ifindex, enum rg_attach_mode mode)
+{
+	for (size_t i = 0; i < n; i++)
+		if (links[i].ifindex == ifindex && links[i].mode == mode && links[i].alive)
+			return &links[i];
+	return NULL;
+}
+
+static const struct rg_plan_rep *find_rep(const struct rg_plan *plan, int ifindex)
+{
+	for (size_t i = 0; i < plan->n_reps; i++)
+		if (plan->reps[i].ifindex == ifindex)
+			return &plan->reps[i];
+	return NULL;
+}
+
+/* Representor entries of the ACTIVE generation: the ones frames read now. */
+static int rep_write(struct rg_datapath *dp, int ifindex, const struct rg_representor *r)
+{
+	return rg_map_set_put_representor(&dp->maps, rg_map_set_active_gen(&dp->maps),
+					  (uint32_t)ifindex, r, NULL, 0);
+}
+
+static int rep_read(struct rg_datapath *dp, int ifindex, struct rg_representor *r)
+{
+	return rg_map_set_get_representor(&dp->maps, rg_map_set_active_gen(&dp->maps),
+					  (uint32_t)ifindex, r);
+}
+
+/*
+ * The active generation's entry for a representor the plan attaches now:
+ * its rail as the running config has it (rail ids survive reloads by name,
+ * rg_plan_build), so the first frame after the attach finds its rail.  A
+ * rail the running config does not have yet gives an entry that is not
+ * VALID: frames pass (unknown interface) until the flip.
+ */
+static struct rg_representor rep_in_active(const struct rg_plan *plan,
+					   const struct rg_plan_rep *pr,
+					   const struct rg_rail active[RG_MAX_RAILS])
+{
+	const struct rg_rail *rail = &active[pr->rail_id];
+	static const struct rg_rail none;
+
+	if (strcmp(rail->name, plan->rails[pr->rail_id].name))
+		rail = &none;
+	return rg_representor_of(pr->rail_id, rail, (enum rg_attach_mode)pr->mode);
+}
+
+/* The plan's representors as map_set takes them. */
+static struct rg_rep_binding *plan_bindings(const struct rg_plan *plan)
+{
+	struct rg_rep_binding *b = calloc(plan->n_reps + 1, sizeof(*b));
+
+	for (size_t i = 0; b && i < plan->n_reps; i++)
+		b[i] = (struct rg_rep_binding){ .ifindex = (uint32_t)plan->reps[i].ifindex,
+						.rail_id = plan->reps[i].rail_id,
+						.mode = plan->reps[i].mode };
+	return b;
+}
+
+/* One representor newly attached by this apply, and the entry it had
+ * before: what a rollback restores. */
+struct rg_new_link {
+	struct rg_attached at;
+	struct rg_representor old_rep;
+};
+
+void rg_pin_detach(const char *pin)
+{
+	/* Detach explicitly before unpinning: dropping the last reference
+	 * frees the link only when the pin's inode is evicted, later, so the
+	 * program would still run for a moment after `down` returned. */
+	int fd = bpf_obj_get(pin);
+
+	if (fd >= 0) {
+		bpf_link_detach(fd);
+		close(fd);
+	}
+	unlink(pin);
+}
+
+/* Take one attachment away: a pinned link, or railgate's clsact filter. */
+static void detach_attachment(const struct rg_datapath *dp, const struct rg_attached *a)
+{
+	if (a->mode == RG_MODE_TC_CLSACT)
+		rg_clsact_detach(a->ifindex, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
+	else
+		rg_pin_detach(a->pin);
+}
+
+static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
+{
+	char why[256], name[IF_NAMESIZE];
+	int ret = rg_map_set_put_tx_port(&dp->maps, ifindex, why, sizeof(why));
+
+	if (ret)
+		return rg_err(err, n, ret, "cannot add uplink %s to the redirect map: %s",
+			      rg_ifname_str((int)ifindex, name), why);
+	return 0;
+}
+
+/* Remove every uplink but keep from the redirect map. */
+static void uplinks_retire(struct rg_datapath *dp, uint32_t keep)
+{
+	uint32_t ports[RG_MAX_UPLINKS];
+	size_t count;
+
+	if (rg_map_set_read_tx_ports(&dp->maps, ports, &count, NULL, 0))
+		return;
+	for (size_t i = 0; i < count; i++)
+		if (ports[i] != keep)
+			rg_map_set_del_tx_port(&dp->maps, ports[i], NULL, 0);
+}
+
+/* Attach the program of a->mode to a->ifindex; a link is pinned at a->pin. */
+static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, size_t n)
+{
+	int prog_fd = dp->prog_fd[rg_attach_mode_is_tc(a->mode) ? RG_PROG_TC : RG_PROG_XDP];
+	int link_fd, ret;
+
+	if (a->mode == RG_MODE_TC_CLSACT)
+		return rg_clsact_attach(prog_fd, a->ifindex, err, n);
+	ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, n);
+	if (ret)
+		return ret;
+	rg_datapath_link_pin_path(dp, a->ifindex, a->mode, a->pin, sizeof(a->pin));
+	unlink(a->pin);
+	if (bpf_obj_pin(link_fd, a->pin)) {
+		ret = -errno;
+		rg_set_err(err, n, "cannot pin %s: %s", a->pin, strerror(-ret));
+		a->pin[0] = '\0';
+	}
+	close(link_fd);     /* pinned: the pin holds it; not pinned: closing detaches it */
+	return ret;
+}
+
+static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
+			   const struct rg_attached *links, size_t n_links,
+			   struct rg_new_link *added, size_t *n_added, const struct rg_log *log,
+			   char *err, size_t n)
+{
+	static struct rg_rail active[RG_MAX_RAILS];
+	char dir[PATH_MAX], name[IF_NAMESIZE];
+	int ret;
+
+	ret = rg_datapath_active_rails(dp, active);
+	if (ret) {
+		rg_set_err(err, n, "cannot read the running rails: %s", strerror(-ret));
+		return ret;
+	}
+
+	path_join(dir, sizeof(dir), dp->dir, "links");
+	ret = mkdir_p(dir);
+	if (ret)
+		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
+	for (size_t i = 0; i < plan->n_reps; i++) {
+		const struct rg_plan_rep *pr = &plan->reps[i];
+		struct rg_new_link *nl = &added[*n_added];
+		const struct rg_old_link *old_xdp;
+		struct rg_representor rep;
+
+		if (find_link(links, n_links, pr->ifindex, pr->mode))
+			continue;   /* already attached in this mode: never twice */
+		/* An older railgate runs it in this mode: its program is swapped
+		 * after the flip (rg_takeover_move), so no frame meets tables
+		 * that are not active yet. */
+		if (rg_takeover_holds(dp->takeover, pr->ifindex, (enum rg_attach_mode)pr->mode))
+			continue;
+		old_xdp = rg_takeover_other_xdp(dp->takeover, pr->ifindex,
+						(enum rg_attach_mode)pr->mode);
+		if (old_xdp) {
+			rg_pin_detach(old_xdp->pin);
+			rg_log_warn(log, "%s: detached the older railgate's XDP program to switch XDP "
+				    "mode: frames pass unrouted until the new mode is attached", pr->name);
+		}
+
+		memset(nl, 0, sizeof(*nl));
+		ret = rep_read(dp, pr->ifindex, &nl->old_rep);
+		/*
+		 * Classify before attaching, in the generation frames read now:
+		 * the first frame already finds its rail.  An interface the
+		 * running config knows (an XDP mode change) keeps its entry.
+		 */
+		if (!ret && !(nl->old_rep.flags & RG_REP_F_VALID)) {
+			rep = rep_in_active(plan, pr, active);
+			ret = rep_write(dp, pr->ifindex, &rep);
+		}
+		if (ret)
+			return rg_err(err, n, ret, "%s: cannot write the representor entry: %s",
+				      pr->name, strerror(-ret));
+
+		/* Native and generic XDP cannot coexist on one device: an XDP
+		 * mode change detaches first (a short gap, said in the log). */
+		for (size_t j = 0; j < n_links; j++) {
+			if (links[j].ifindex == pr->ifindex && !rg_attach_mode_is_tc(links[j].mode) &&
+			    !rg_attach_mode_is_tc(pr->mode) && links[j].mode != pr->mode) {
+				rg_pin_detach(links[j].pin);
+				rg_log_warn(log, "%s: detached %s to switch XDP mode: frames pass "
+					    "unrouted until the new mode is attached", pr->name,
+					    rg_attach_mode_name(links[j].mode));
+			}
+		}
+		nl->at = (struct rg_attached){ .ifindex = pr->ifindex, .alive = true,
+					       .mode = (enum rg_attach_mode)pr->mode };
+		ret = attach_one(dp, &nl->at, err, n);
+		if (ret) {
+			rep_write(dp, pr->ifindex, &nl->old_rep);
+			return ret;
+		}
+		(*n_added)++;
+		rg_log_info(log, "attached %s (rail %s) in %s mode", rg_ifname_str(pr->ifindex, name),
+			    plan->rails[pr->rail_id].name, rg_attach_mode_name(pr->mode));
+	}
+	return 0;
+}
+
+static void rollback_new_links(struct rg_datapath *dp, struct rg_new_link *added, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		detach_attachment(dp, &added[i].at);
+		rep_write(dp, added[i].at.ifindex, &added[i].old_rep);
+	}
+}
+
+/*
+ * After the flip: detach what the plan no longer has.  The new generation
+ * has no entry for it; the retired generation's entry is cleared too, so no
+ * generation names an interface railgate left.
+ */
+static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
+			 const struct rg_attached *links, size_t n_links, const struct rg_log *log)
+{
+	unsigned retired_gen = rg_map_set_active_gen(&dp->maps) ^ 1;
+	char name[IF_NAMESIZE];
+
+	for (size_t i = 0; i < n_links; i++) {
+		const struct rg_plan_rep *pr = find_rep(plan, links[i].ifindex);
+
+		/* kept, or re-attached at the same pin by attach_new_reps */
+		if (pr && pr->mode == links[i].mode)
+			continue;
+		detach_attachment(dp, &links[i]);
+		if (!pr) {
+			rg_map_set_del_representor(&dp->maps, retired_gen,
+						   (uint32_t)links[i].ifindex, NULL, 0);
+			rg_log_info(log, "detached %s (%s)", rg_ifname_str(links[i].ifindex, name),
+				    links[i].alive ? rg_attach_mode_name(links[i].mode) : "device gone");
+		} else {
+			rg_log_info(log, "detached %s from %s (now %s)", rg_ifname_str(links[i].ifindex, name),
+				    rg_attach_mode_name(links[i].mode), rg_attach_mode_name(pr->mode));
+		}
+	}
+}
+
+int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
+		      const uint8_t digest[32], const struct rg_log *log, char *err, size_t n)
+{
+	struct rg_fib_image img = { 0 };
+	struct rg_attached *links = NULL;
+	struct rg_new_link *added = NULL;
+	struct rg_rep_binding *bindings = NULL;
+	struct rg_egress old_eg = { 0 };
+	size_t n_links = 0, n_added = 0;
+	unsigned next_gen;
+	bool uplink_new;
+	int ret;
+
+	ret = rg_fib_compile(plan->routes, plan->n_routes, &img, err, n);
+	if (ret)
+		return ret;
+	ret = rg_datapath_links(dp, &links, &n_links);
+	if (ret) {
+		rg_set_err(err, n, "cannot list the pinned links: %s", strerror(-ret));
+		goto out;
+	}
+	added = calloc(plan->n_reps + 1, sizeof(*added));
+	bindings = plan_bindings(plan);
+	if (!added || !bindings) {
+		ret = -ENOMEM;
+		rg_set_err(err, n, "out of memory");
+		goto out;
+	}
+	rg_datapath_active_egress(dp, &old_eg);
+	next_gen = rg_map_set_active_gen(&dp->maps) ^ 1;
+
+	/* 1. the new generation, invisible to the datapath until the flip */
+	ret = rg_map_set_write_generation(&dp->maps, next_gen, &img, plan->rails,
+					  &plan->egress, &plan->icmp, bindings, plan->n_reps, err, n);
+	if (ret)
+		goto out;
+	/* 2. the uplink must accept redirects before any frame is sent there */
+	uplink_new = !(old_eg.flags & RG_EGRESS_F_VALID) ||
+		     old_eg.uplink_ifindex != plan->egress.uplink_ifindex;
+	ret = uplink_add(dp, plan->egress.uplink_ifindex, err, n);
+	if (ret)
+		goto out;
+	/* 3. new representors: entry in the running generation, then the link */
+	ret = attach_new_reps(dp, plan, links, n_links, added, &n_added, log, err, n);
+	if (ret) {
+		rollback_new_links(dp, added, n_added);
+		if (uplink_new)
+			uplinks_retire(dp, old_eg.uplink_ifindex);
+		goto out;
+	}
+	/* 4. the flip: one aligned store, from here on the new config runs */
+	ret = rg_map_set_activate(&dp->maps, next_gen, digest);
+	if (ret) {
+		rg_set_err(err, n, "cannot activate the new tables: %s", strerror(-ret));
+		rollback_new_links(dp, added, n_added);
+		goto out;
+	}
+	/* 4b. an older railgate's interfaces: onto this program, now that
+	 * its tables are active (on failure they all go back) */
+	if (dp->takeover) {
+		ret = rg_takeover_move(dp->takeover, dp, plan, log, err, n);
+		if (ret) {
+			rollback_new_links(dp, added, n_added);
+			goto out;
+		}
+	}
+	/* 5. retire what the old config had and the new one does not */
+	retire_links(dp, plan, links, n_links, log);
+	uplinks_retire(dp, plan->egress.uplink_ifindex);
+	ret = 0;
+out:
+	free(bindings);
+	free(added);
+	free(links);
+	rg_fib_image_free(&img);
+	return ret;
+}
+
+/* Detach every link pinned in dir (synchronously, see detach_pin). */
+static void detach_links_in(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char pin[PATH_MAX];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(pin, sizeof(pin), "%s/%s", dir, de->d_name);
+		rg_pin_detach(pin);
+	}
+	closedir(d);
+}
+
+/*
+ * Remove railgate's clsact filters from the interfaces that the pinned
+ * representor map of version dir vdir records as clsact.  Only this map
+ * is opened, so a half-broken state (another pin missing) still comes
+ * down.  The clsact qdiscs stay: railgate cannot tell one it created from
+ * one that was there before, and an empty clsact costs nothing.
+ */
+void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 keep_prog_id)
+{
+	size_t bytes = (size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor);
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+	char pin[PATH_MAX];
+	__u32 prog_id = 0;
+	int *ifindexes;
+	void *reps;
+	int fd;
+
+	/* the pinned program's id, when its pin is still there (see rg_clsact_query) */
+	snprintf(pin, sizeof(pin), "%s/progs/%s", vdir, prog_pin_names[RG_PROG_TC]);
+	fd = bpf_obj_get(pin);
+	if (fd >= 0) {
+		prog_id = rg_prog_id(fd);
+		close(fd);
+	}
+	snprintf(pin, sizeof(pin), "%s/maps/%s", vdir, RG_MAP_REPRESENTORS);
+	fd = bpf_obj_get(pin);
+	if (fd < 0)
+		return;
+	/* Another ABI's entries are read only if they have this one's layout. */
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.value_size != sizeof(struct rg_representor) ||
+	    info.max_entries != RG_GENERATIONS * RG_MAX_IFINDEX) {
+		close(fd);
+		return;
+	}
+	reps = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+	ifindexes = malloc(RG_MAX_IFINDEX * sizeof(*ifindexes));
+	if (reps != MAP_FAILED && ifindexes) {
+		size_t found = clsact_ifindexes(reps, ifindexes);
+
+		for (size_t i = 0; i < found; i++) {
+			__u32 running = rg_clsact_prog_id(ifindexes[i]);
+
+			if ((only_prog_id && running != only_prog_id) ||
+			    (keep_prog_id && running == keep_prog_id))
+				continue;
+			rg_clsact_detach(ifindexes[i], prog_id);
+		}
+	}
+	free(ifindexes);
+	if (reps != MAP_FAILED)
+		munmap(reps, bytes);
+	close(fd);
+}
+
+int rg_link_pin_copy(const char *from, const char *to)
+{
+	int ret = 0, fd = bpf_obj_get(from);
+
+	if (fd < 0)
+		return -errno;
+	unlink(to);
+	if (bpf_obj_pin(fd, to))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int rg_datapath_discard(struct rg_datapath *dp)
+{
+	char links[PATH_MAX];
+
+	path_join(links, sizeof(links), dp->dir, "links");
+	detach_links_in(links);
+	/* exactly this load's filters: a filter put back on an older
+	 * version's program (rg_takeover_revert) is that version's */
+	rg_datapath_detach_clsact_in(dp->dir, rg_prog_id(dp->prog_fd[RG_PROG_TC]), 0);
+	rg_pin_tree_remove(dp->dir);
+	return 0;
+}
+
+int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n)
+{
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	d = opendir(dp->root);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		rg_set_err(err, n, "cannot read %s: %s", dp->root, strerror(errno));
+		return -errno;
+	}
+	/* Links first, so frames stop going through the program before its
+	 * maps disappear; then every versioned directory. */
+	while ((de = readdir(d))) {
+		char links[PATH_MAX];
+		int ver;
+
+		if (!strncmp(de->d_name, RG_STAGING_PREFIX, strlen(RG_STAGING_PREFIX))) {
+			snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
+			rg_pin_tree_remove(links);   /* a fresh load killed before its rename: no links */
+			continue;
+		}
+		if (sscanf(de->d_name, "v%d", &ver) != 1)
+			continue;
+		snprintf(links, sizeof(links), "%s/%s/links", dp->root, de->d_name);
+		detach_links_in(links);
+		rg_pin_tree_remove(links);
+		snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
+		/* any version whose representor entries have this layout */
+		rg_datapath_detach_clsact_in(links, 0, 0);
+		rg_pin_tree_remove(links);
+		found++;
+	}
+	closedir(d);
+	/* The root stays: it is what loaders lock (lock_root). */
+	rg_log_info(log, found ? "railgate is down: detached and unpinned everything under %s"
+			       : "railgate was not up (nothing pinned under %s)", dp->root);
+	return 0;
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Config + netlink facts -> plan; see resolve.h. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <bpf/libbpf.h>
+
+#include "loader/kernel/attach.h"
+#include "loader/plan/resolve.h"
+#include "lib/netfmt.h"
+#include "loader/kernel/switchdev.h"
+#include "lib/errbuf.h"
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static int find_uplink(struct rg_nl *nl, const struct rg_link_table *lt,
+		       const struct rg_config *cfg, struct rg_link_info *up, char *err, size_t n)
+{
+	const struct rg_link_info *l;
+	char gw[RG_IP_STR_LEN];
+	int ifindex, ret;
+
+	if (cfg->computenet.uplink_discover) {
+		ret = rg_nl_route_get_oif(nl, cfg->computenet.gateway, &ifindex);
+		if (ret)
+			return rg_err(err, n, ret, "computenet.uplink auto: no route to the gateway %s: %s",
+				      rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
+		l = rg_link_table_by_index(lt, ifindex);
+	} else {
+		l = rg_link_table_by_name(lt, cfg->computenet.uplink);
+	}
+	if (!l)
+		return rg_err(err, n, -ENODEV, "computenet.uplink %s: no such interface",
+			      cfg->computenet.uplink);
+	*up = *l;
+	return 0;
+}
+
+static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
+		       const struct rg_link_info *up, uint8_t mac[6], const struct rg_log *log,
+		       char *err, size_t n)
+{
+	char gw[RG_IP_STR_LEN], mac_str[RG_MAC_STR_LEN], why[256] = "";
+	int ret;
+
+	if (cfg->computenet.has_gateway_mac) {
+		memcpy(mac, cfg->computenet.gateway_mac, 6);
+		return 0;
+	}
+	ret = rg_nl_neigh_resolve(nl, up->ifindex, cfg->computenet.gateway, mac,
+				  RG_GATEWAY_RESOLVE_MS, why, sizeof(why));
+	if (ret) {
+		rg_set_err(err, n, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
+			   "(set computenet.gatewayMAC to skip resolution)",
+			   rg_ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
+		return ret;
+	}
+	rg_log_info(log, "gateway %s is %s on %s", rg_ip_str(cfg->computenet.gateway, gw),
+		    rg_mac_str(mac, mac_str), up->name);
+	return 0;
+}
+
+int rg_tc_attach_mode(enum rg_config_tc_attach want, int probe_ifindex, const char **why,
+		      char *err, size_t errlen)
+{
+	const char *env = getenv(RG_TC_ATTACH_ENV), *from = "datapath.tcAttach";
+	const char *ignored;
+	bool has_tcx;
+
+	if (!why)
+		why = &ignored;
+	if (env && *env) {
+		if (rg_config_tc_attach_parse(env, &want))
+			return rg_err(err, errlen, -EINVAL,
+				      "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV, env);
+		from = RG_TC_ATTACH_ENV;
+	}
+	if (want == RG_CONFIG_TC_ATTACH_CLSACT) {
+		*why = from;
+		return RG_MODE_TC_CLSACT;
+	}
+	has_tcx = rg_kernel_has_tcx(probe_ifindex);
+	if (want == RG_CONFIG_TC_ATTACH_TCX && !has_tcx)
+		return rg_err(err, errlen, -EOPNOTSUPP, "%s tcx: this kernel has no tcx (Linux 6.6 "
+			      "or later); use auto or clsact", from);
+	if (want == RG_CONFIG_TC_ATTACH_TCX) {
+		*why = from;
+		return RG_MODE_TC;
+	}
+	*why = has_tcx ? "auto: the kernel has tcx" : "auto: the kernel has no tcx";
+	return has_tcx ? RG_MODE_TC : RG_MODE_TC_CLSACT;
+}
+
+/*
+ * What the node offers every representor alike: whether the uplink takes
+ * XDP redirects, and how this kernel runs the tc program (a tcx link, or a
+ * clsact filter before 6.6: rg_tc_attach_mode), asked once per plan when
+ * the first representor needs it, so every entry records the same flavour;
+ * and the uplink itself, which is never a representor.
+ */
+struct node_modes {
+	int  uplink_ifindex;
+	bool uplink_takes_xdp;
+	enum rg_config_tc_attach tc_attach;   /* datapath.tcAttach */
+	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
+	const struct rg_log *log;
+	/* sysfs's netdevs, read when the first rail by pf asks: one scan for
+	 * every rail, not one each */
+	struct rg_netdevs *netdevs;
+};
+
+static int tc_mode(struct node_modes *nm, int probe_ifindex, char *err, size_t n)
+{
+	const char *why = "";
+
+	if (nm->tc_mode)
+		return nm->tc_mode;
+	nm->tc_mode = rg_tc_attach_mode(nm->tc_attach, probe_ifindex, &why, err, n);
+	if (nm->tc_mode > 0)
+		rg_log_info(nm->log, "tc mode attaches %s (%s)",
+			    nm->tc_mode == RG_MODE_TC ? "tcx links" : "clsact filters", why);
+	return nm->tc_mode;
+}
+
+/*
+ * The attach mode for one representor, as the kernel will attach it: the
+ * one place that turns a config mode into an enum rg_attach_mode.  -errno
+ * when the mode cannot be had.
+ */
+static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
+		       struct node_modes *nm, char *err, size_t n)
+{
+	switch (mode) {
+	case RG_CONFIG_MODE_TC:
+		return tc_mode(nm, l->ifindex, err, n);
+	case RG_CONFIG_MODE_XDP_GENERIC:
+		return RG_MODE_XDP_GENERIC;
+	case RG_CONFIG_MODE_XDP:
+		if (l->xdp_features_known && !rg_link_has_native_xdp(l)) {
+			rg_set_err(err, n, "%s: the driver has no native XDP (mode: xdp); use "
+				   "mode auto or tc", l->name);
+			return -EOPNOTSUPP;
+		}
+		return RG_MODE_XDP;
+	case RG_CONFIG_MODE_AUTO:
+		/* Never generic unasked: it linearises every skb and is slower
+		 * than tc (docs/lessons.md, datapath #1). */
+		if (l->xdp_features_known && rg_link_has_native_xdp(l) && nm->uplink_takes_xdp)
+			return RG_MODE_XDP;
+		return tc_mode(nm, l->ifindex, err, n);
+	}
+	return rg_err(err, n, -EINVAL, "unknown mode");
+}
+
+/* Attached, the uplink would take the computenet's own traffic for a rail's
+ * and drop it as spoofed or send it back out.  Validation refuses the names
+ * it can see; a glob meeting an `uplink: auto`, a PF's representor list or
+ * another name of the same interface ends here. */
+static int not_the_uplink(const struct rg_config_rail *rail, const char *pat,
+			  const struct rg_link_info *l, const struct node_modes *nm,
+			  char *err, size_t n)
+{
+	if (l->ifindex != nm->uplink_ifindex)
+		return 0;
+	return rg_err(err, n, -EINVAL, "rail %s: representor %s matches %s, the computenet uplink: "
+		      "the uplink is never a representor", rail->name, pat, l->name);
+}
+
+/* Every interface pat (a name or a glob) matches joins the plan for rail.
+ * must_exist: a name that matches nothing is an error (else logged). */
+static int add_pattern(const struct rg_link_table *lt, struct rg_plan *plan,
+		       const struct rg_config_rail *rail, int rail_id, const char *pat,
+		       bool must_exist, enum rg_config_mode mode, struct node_modes *nm,
+		       const struct rg_log *log, char *err, size_t n)
+{
+	struct rg_link_info *links = NULL;
+	size_t nl_count = 0;
+	int ret = rg_link_table_match(lt, pat, &links, &nl_count);
+
+	if (ret)
+		return rg_err(err, n, ret, "rail %s: matching interfaces for %s: %s", rail->name,
+			      pat, strerror(-ret));
+	if (!nl_count && must_exist)
+		return rg_err(err, n, -ENODEV, "rail %s: representor %s: no such interface",
+			      rail->name, pat);
+	if (!nl_count)
+		rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
+	for (size_t j = 0; j < nl_count; j++) {
+		int m = not_the_uplink(rail, pat, &links[j], nm, err, n);
+
+		if (!m)
+			m = choose_mode(mode, &links[j], nm, err, n);
+
+		if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
+			rg_set_err(err, n, "rail %s: %s has MTU %u, the config says %d",
+				   rail->name, links[j].name, links[j].mtu, rail->mtu);
+			m = -EINVAL;
+		}
+		if (m >= 0)
+			m = rg_plan_add_rep(plan, links[j].name, links[j].ifindex,
+					    (uint16_t)rail_id, m, err, n);
+		if (m < 0) {
+			free(links);
+			return m;
+		}
+	}
+	free(links);
+	return 0;
+}
+
+/*
+ * A rail by pf: the VF representors sysfs shows for the PFs it matches
+ * (loader/switchdev.h).  A PF named without a glob must exist; VFs created
+ * later are attached by the daemon when their representors appear.
+ */
+static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
+		       const struct rg_config_rail *rail, int rail_id, enum rg_config_mode mode,
+		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
+{
+	const char *root = rg_sysfs_root();
+	struct rg_pf *pfs = NULL;
+	size_t n_pfs = 0;
+	char why[512];
+	int ret = nm->netdevs ? 0 : rg_switchdev_read(root, &nm->netdevs, why, sizeof(why));
+
+	if (!ret)
+		ret = rg_switchdev_pfs_of(nm->netdevs, rail->pf, &pfs, &n_pfs, why, sizeof(why));
+	if (ret)
+		return rg_err(err, n, ret, "rail %s: pf %s: %s", rail->name, rail->pf, why);
+	if (!n_pfs && !is_glob(rail->pf))
+		return rg_err(err, n, -ENODEV, "rail %s: pf %s: no such PF (no SR-IOV netdev or PCI address by that name under %s/class/net)",
+			      rail->name, rail->pf, root);
+	if (!n_pfs)
+		rg_log_info(log, "rail %s: no PF matches %s yet", rail->name, rail->pf);
+	for (size_t i = 0; !ret && i < n_pfs; i++) {
+		if (pfs[i].numvfs >= 0)
+			rg_log_info(log, "rail %s: PF %s (%s): %zu VF representors of %d VFs", rail->name,
+				    pfs[i].name, pfs[i].pci, pfs[i].n_reps, pfs[i].numvfs);
+		else
+			rg_log_info(log, "rail %s: PF %s: %zu VF representors", rail->name,
+				    pfs[i].name, pfs[i].n_reps);
+		/* sysfs and netlink may disagree for a moment (a VF going
+		 * away): a representor netlink does not show is skipped */
+		for (size_t r = 0; !ret && r < pfs[i].n_reps; r++)
+			ret = add_pattern(lt, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
+					  log, err, n);
+	}
+	rg_pfs_free(pfs, n_pfs);
+	return ret;
+}
+
+static int add_matching_reps(const struct rg_link_table *lt, struct rg_plan *plan,
+			     const struct rg_config_rail *rail, enum rg_config_mode mode,
+			     struct node_modes *nm, const struct rg_log *log,
+			     char *err, size_t n)
+{
+	int rail_id = rg_plan_rail_id(plan, rail->name);
+	int ret = 0;
+
+	if (rail->pf[0])
+		return add_pf_reps(lt, plan, rail, rail_id, mode, nm, log, err, n);
+	for (size_t i = 0; !ret && i < rail->n_representors; i++)
+		ret = add_pattern(lt, plan, rail, rail_id, rail->representors[i],
+				  !is_glob(rail->representors[i]), mode, nm, log, err, n);
+	return ret;
+}
+
+int rg_resolve_icmp_source(struct rg_nl *nl, const struct rg_config *cfg, uint32_t *src)
+{
+	*src = cfg->computenet.icmp_source;
+	if (*src)
+		return 0;
+	return rg_nl_route_get_src(nl, cfg->computenet.gateway, src);
+}
+
+/* The ICMP answers of the plan; without a source the datapath answers
+ * nothing, and says why. */
+static void set_icmp(struct rg_nl *nl, const struct rg_config *cfg,
+		     const struct rg_link_info *up, struct rg_plan *plan, const struct rg_log *log)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	uint32_t src;
+
+	if (rg_resolve_icmp_source(nl, cfg, &src)) {
+		rg_log_warn(log, "uplink %s has no IPv4 address toward the gateway: no ICMP "
+			    "errors (set computenet.icmpSource)", up->name);
+		src = 0;
+	}
+	rg_plan_set_icmp(plan, src, (unsigned)cfg->computenet.icmp_rate,
+			 (unsigned)cfg->computenet.icmp_burst, ncpus > 0 ? (unsigned)ncpus : 1);
+}
+
+int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,
+		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
+		    char *err, size_t n)
+{
+	struct node_modes nm = { 0 };
+	struct rg_link_table lt = { 0 };
+	struct rg_link_info up;
+	uint8_t gw_mac[6];
+	int ret;
+
+	ret = rg_plan_build(plan, cfg, prev, err, n);
+	if (ret)
+		return ret;
+	/* one snapshot of the node's links for every name, glob and PF below */
+	ret = rg_nl_link_table(nl, &lt);
+	if (ret) {
+		rg_set_err(err, n, "listing the node's interfaces: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = find_uplink(nl, &lt, cfg, &up, err, n);
+	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
+		rg_set_err(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
+			   RG_MAX_IFINDEX - 1);
+		ret = -ERANGE;
+	}
+	if (!ret)
+		ret = gateway_mac(nl, cfg, &up, gw_mac, log, err, n);
+	if (ret)
+		goto fail;
+	rg_plan_set_egress(plan, up.ifindex, up.mac, gw_mac, cfg->computenet.gateway,
+			   cfg->anti_spoof);
+	rg_plan_set_uplink_mtu(plan, up.mtu);
+	set_icmp(nl, cfg, &up, plan, log);
+
+	/* Native XDP_REDIRECT needs a target that takes redirected frames (a
+	 * veth only while its peer has GRO or XDP): without it, native XDP on
+	 * the representors would drop every cross-rail frame.  Generic XDP
+	 * transmits through the stack and has no such need. */
+	nm.uplink_ifindex = up.ifindex;
+	nm.tc_attach = cfg->tc_attach;
+	nm.log = log;
+	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
+	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
+		rg_set_err(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
+			   "or XDP on its peer); use mode tc or auto", up.name);
+		ret = -EOPNOTSUPP;
+		goto fail;
+	}
+	/* a slower mode than the node could have: the operator may fix the uplink */
+	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_AUTO)
+		rg_log_warn(log, "uplink %s does not accept XDP redirects: auto mode uses tc",
+			    up.name);
+
+	for (size_t i = 0; i < cfg->n_rails; i++) {
+		ret = add_matching_reps(&lt, plan, &cfg->rails[i], mode, &nm, log, err, n);
+		if (ret)
+			goto fail;
+	}
+	rg_netdevs_free(nm.netdevs);
+	rg_link_table_free(&lt);
+	return 0;
+fail:
+	rg_netdevs_free(nm.netdevs);
+	rg_link_table_free(&lt);
+	rg_plan_free(plan);
+	return ret;
+}
