@@ -78,6 +78,7 @@ TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
 TEST_LDLIBS := $(RAILGATE_LDLIBS)
 $(BUILD)/tests/unit/test_config:    TEST_LDLIBS := -lyaml -lcrypto
 $(BUILD)/tests/unit/test_fib:       TEST_LDLIBS :=
+$(BUILD)/tests/unit/test_floor:     TEST_LDLIBS := -lnl-3
 $(BUILD)/tests/unit/test_metrics:   TEST_LDLIBS := -ljson-c -lmicrohttpd
 $(BUILD)/tests/unit/test_netlink:   TEST_LDLIBS := -lnl-genl-3 -lnl-route-3 -lnl-3
 $(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml -lcrypto

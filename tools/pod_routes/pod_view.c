@@ -28,6 +28,7 @@
 #include "lib/errbuf.h"
 #include "lib/ipfmt.h"
 #include "lib/netns.h"
+#include "lib/nlsock.h"
 
 /* ---- namespaces ---------------------------------------------------------- */
 
@@ -62,21 +63,11 @@ int rg_pod_netns_open(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
+/* In the pod: its netlink socket, which keeps talking to the pod's
+ * namespace after we leave it. */
 static int connect_here(void *arg, char *err, size_t errlen)
 {
-	struct nl_sock **out = arg;
-	struct nl_sock *sk = nl_socket_alloc();
-	int nlret;
-
-	if (!sk)
-		return rg_err(err, errlen, -ENOMEM, "out of memory for a netlink socket");
-	nlret = nl_connect(sk, NETLINK_ROUTE);
-	if (nlret < 0) {
-		nl_socket_free(sk);
-		return rg_err(err, errlen, -EIO, "netlink connect in the pod: %s", nl_geterror(nlret));
-	}
-	*out = sk;
-	return 0;
+	return rg_nlsock_open(NETLINK_ROUTE, arg, err, errlen);
 }
 
 /* ---- reading ------------------------------------------------------------- */
