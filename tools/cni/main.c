@@ -17,17 +17,6 @@
 /* A network config is small; anything bigger is not one. */
 #define STDIN_MAX (1 << 20)
 
-void cni_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("railgate-cni: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 /* All of stdin, NUL-terminated; "" when it is a terminal (run by hand). */
 static char *read_stdin(size_t *len_out, struct cni_error *e)
 {
