@@ -3,10 +3,9 @@
  * railgate-cni: entry point.  Reads the network config from stdin and hands
  * it to cni_plugin() (plugin.c), which answers on stdout the way libcni
  * reads it: the result or the error object, a non-zero exit on error.  The
- * log goes to stderr.
+ * log goes to stderr (log.c).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,10 +2,10 @@
 /*
  * railgate-cni: one invocation, from the network config's text and the
  * environment to the exit code and what goes on `out` (the result or the
- * error object, the way libcni reads it).  Apart from main.c (stdin, the
- * log) so that the fuzzer (tests/fuzz/fuzz_cni.c) runs it in-process.
+ * error object, the way libcni reads it).  Apart from main.c (stdin) and
+ * log.c (stderr) so that the fuzzer (tests/fuzz/fuzz_cni.c) runs it
+ * in-process.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
