@@ -44,7 +44,7 @@ loader/datapath
 loader/daemon
 tools/pod_routes
 tools/doctor
-tools/cni tools/railgate tools/bench tools/testbed
+tools/cni tools/railgate tools/bench tools/testbed tools/vm
 '
 MAX_LINES=1000
 

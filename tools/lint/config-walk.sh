@@ -18,9 +18,9 @@
 #       (a) it receives the config: a parameter of type struct rg_config or
 #           one of its parts (struct rg_config_rail, ...), or
 #       (b) it leads to a map write (below), or
-#       (c) its caller receives the config and it is not clean-up (a name
-#           ending in _free, _close, _init, _destroy, _discard): what a
-#           function holding the config asks or hands on along the way;
+#       (c) its caller receives the config and it is no set-up or clean-up
+#           (a name ending in _init, _free, _close, _destroy, _discard): what
+#           a function holding the config asks or hands on along the way;
 #   - a map write is a function named rg_map_set_{write,put,del,activate}*
 #     (the map layer's writes, wherever maps/ keeps them);
 #   - the shared floor's helpers (errors, address and MAC formatting, log,
@@ -39,7 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "${1:-$here/../..}" && pwd)
 entry=${RG_WALK_ENTRY:-rg_apply_config}
 writes=${RG_WALK_WRITES:-'^rg_map_set_(write|put|del|activate)'}
-cleanup='_(free|close|init|destroy|discard)$'
+setup_cleanup='_(init|free|close|destroy|discard)$'
 floor='(^|/)(errbuf|ipfmt|netfmt|log|digest|files|cidr|netns|nlsock|addr)\.c$'
 
 command -v cflow >/dev/null || { echo "config-walk: needs cflow (tools/install-deps.sh)" >&2; exit 1; }
@@ -53,7 +53,7 @@ cflow -m "$entry" "${srcs[@]}" >"$tree" 2>/dev/null
 grep -q "^$entry()" "$tree" || { echo "config-walk: $entry not found under $root" >&2; exit 1; }
 
 echo "config walk from $entry to the map writes ($root, $(cflow --version | head -1))"
-awk -v verbose=$verbose -v writes="$writes" -v cleanup="$cleanup" -v floorre="$floor" '
+awk -v verbose=$verbose -v writes="$writes" -v cleanup="$setup_cleanup" -v floorre="$floor" '
 # cflow: "    name() <sig at file:line>:" at four spaces a level; a function
 # defined nowhere in the sources (libc, libbpf) has no "at".
 {
