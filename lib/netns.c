@@ -12,7 +12,7 @@
 /* The thread's own: setns moves one thread, not the process. */
 #define SELF_NETNS "/proc/thread-self/ns/net"
 
-static int open_self(char *err, size_t err_len)
+int rg_netns_open_self(char *err, size_t err_len)
 {
 	int fd = open(SELF_NETNS, O_RDONLY | O_CLOEXEC);
 
@@ -34,7 +34,7 @@ static int same_netns(int a, int b)
 
 int rg_netns_is_self(int netns_fd)
 {
-	int self = open_self(NULL, 0), same;
+	int self = rg_netns_open_self(NULL, 0), same;
 
 	if (self < 0)
 		return self;
@@ -53,7 +53,7 @@ int rg_netns_enter(int netns_fd, char *err, size_t err_len)
 
 int rg_in_netns(int netns_fd, rg_netns_fn fn, void *arg, char *err, size_t err_len)
 {
-	int self = open_self(err, err_len), ret;
+	int self = rg_netns_open_self(err, err_len), ret;
 
 	if (self < 0)
 		return self;

@@ -15,6 +15,9 @@
 /* What runs inside: its return value comes back, a message goes in err. */
 typedef int (*rg_netns_fn)(void *arg, char *err, size_t err_len);
 
+/* An fd of the namespace this thread runs in, or -errno with a message. */
+int rg_netns_open_self(char *err, size_t err_len);
+
 /* 1 when netns_fd is the namespace this thread runs in, 0 when it is
  * another, -errno when either cannot be looked at. */
 int rg_netns_is_self(int netns_fd);

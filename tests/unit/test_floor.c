@@ -171,6 +171,11 @@ static int record_ns(void *arg, char *err, size_t err_len)
 static void test_is_self(void **state)
 {
 	struct two_ns *ns = *state;
+	int self = rg_netns_open_self(NULL, 0);
+
+	assert_true(self >= 0);
+	assert_true(ns_inode(self) == ns_inode(ns->b));
+	close(self);
 
 	assert_int_equal(rg_netns_is_self(ns->b), 1);
 	assert_int_equal(rg_netns_is_self(ns->a), 0);
