@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 
 #include <linux/fib_rules.h>
 #include <linux/nsfs.h>
