@@ -134,3 +134,28 @@ int rg_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
 	sync_dir(path);
 	return 0;
 }
+
+int rg_mkdir_p(const char *path, mode_t mode, char *err, size_t err_len)
+{
+	char dir[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(dir))
+		return rg_err(err, err_len, -ENAMETOOLONG, "cannot make directory \"%s\": %s",
+			      path, len ? "path too long" : "empty path");
+	memcpy(dir, path, len + 1);
+	/* Each '/' after the first character ends a directory on the way;
+	 * the terminating NUL ends the last one. */
+	for (char *p = dir + 1; ; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, mode) && errno != EEXIST)
+			return rg_err(err, err_len, -errno, "mkdir %s: %s", dir, strerror(errno));
+		*p = c;
+		if (c == '\0')
+			return 0;
+	}
+}

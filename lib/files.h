@@ -5,7 +5,8 @@
  * of the config the CNI plugin reads, the plugin binary the kubelet runs):
  * written to a temporary name in the same directory, synced, then renamed
  * over the old one, so a reader sees the old file or the new one, never a
- * half-written one, also when railgate dies half-way.
+ * half-written one, also when railgate dies half-way.  And a directory with
+ * the ones above it (mkdir -p), the one way the tree makes directories.
  */
 #ifndef RAILGATE_FILES_H
 #define RAILGATE_FILES_H
@@ -21,5 +22,10 @@ int rg_file_read(const char *path, size_t max, char **data, size_t *len, char *e
  * file (if any) is untouched and no temporary file is left behind. */
 int rg_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 			 char *err, size_t n);
+
+/* mkdir -p with mode: every missing directory on the way to path made,
+ * existing ones are fine (bpffs and tmpfs alike).  0, or -errno with
+ * "mkdir DIR: why" (DIR: the first one that could not be made) in err. */
+int rg_mkdir_p(const char *path, mode_t mode, char *err, size_t err_len);
 
 #endif

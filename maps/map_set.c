@@ -19,6 +19,7 @@
 
 #include "maps/map_set.h"
 #include "lib/errbuf.h"
+#include "lib/files.h"
 
 /* The RG_MAP_* name of each map id (also its pin file name). */
 static const char *const rg_map_names[RG_MAPID_COUNT] = {
@@ -259,33 +260,10 @@ int rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size
 	return rc;
 }
 
-/* mkdir -p: bpffs and tmpfs directories alike. */
-static int make_dirs(const char *dir, char *err, size_t n)
-{
-	char path[PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len == 0 || len >= sizeof(path))
-		return rg_err(err, n, -ENAMETOOLONG, "bad pin directory \"%s\"", dir);
-	memcpy(path, dir, len + 1);
-	for (char *p = path + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(path, 0700) && errno != EEXIST)
-			return rg_err(err, n, -errno, "mkdir %s: %s", path, strerror(errno));
-		*p = c;
-		if (c == '\0')
-			return 0;
-	}
-}
-
 int rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size_t n)
 {
 	char path[PATH_MAX];
-	int rc = make_dirs(dir, err, n);
+	int rc = rg_mkdir_p(dir, 0700, err, n);
 
 	if (rc)
 		return rc;

@@ -10,7 +10,7 @@ PKGS=(
 	libmicrohttpd-dev libcmocka-dev libssl-dev libnftables-dev nftables libclang-rt-14-dev
 	iproute2 ethtool iperf3 tcpdump iputils-ping traceroute iputils-tracepath jq procps kmod man-db
 	containernetworking-plugins golang-github-appc-cni-dev prometheus gnuplot-nox help2man netsniff-ng
-	curl ca-certificates strace
+	curl ca-certificates strace cflow
 )
 # Commands a machine may carry as a non-Debian build (NodeSource's nodejs
 # bundles npm; a Go toolchain from go.dev): ask for the command and install

@@ -21,6 +21,7 @@
 #include "loader/datapath/takeover.h"
 #include "railgate.skel.h"
 #include "lib/errbuf.h"
+#include "lib/files.h"
 
 #define BPF_FS_MAGIC_NUMBER 0xcafe4a11
 
@@ -31,22 +32,11 @@ const char *rg_prog_pin_name(enum rg_prog_id id)
 	return prog_pin_names[id];
 }
 
+/* The pin tree's directories are root's alone; the callers say which
+ * directory could not be made. */
 static int mkdir_p(const char *path)
 {
-	char tmp[PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
+	return rg_mkdir_p(path, 0700, NULL, 0);
 }
 
 static void path_join(char *out, size_t n, const char *a, const char *b)

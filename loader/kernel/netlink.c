@@ -33,6 +33,7 @@
 #include "lib/netfmt.h"
 #include "loader/kernel/netlink.h"
 #include "lib/errbuf.h"
+#include "lib/nlsock.h"
 
 /*
  * The "netdev" generic netlink family, from the kernel's
@@ -731,25 +732,6 @@ int rg_nl_route_get_src(struct rg_nl *nl, uint32_t dst, uint32_t *src)
 
 /* ---- handle ------------------------------------------------------------ */
 
-static struct nl_sock *socket_connect(int protocol, char *err, size_t err_len)
-{
-	struct nl_sock *sk = nl_socket_alloc();
-	int ret;
-
-	if (!sk) {
-		rg_set_err(err, err_len, "netlink: out of memory");
-		return NULL;
-	}
-	ret = protocol == NETLINK_GENERIC ? genl_connect(sk) : nl_connect(sk, protocol);
-	if (ret < 0) {
-		rg_set_err(err, err_len, "netlink: connecting a %s socket: %s",
-			   protocol == NETLINK_GENERIC ? "generic" : "route", nl_geterror(ret));
-		nl_socket_free(sk);
-		return NULL;
-	}
-	return sk;
-}
-
 int rg_nl_open(struct rg_nl **out, char *err, size_t err_len)
 {
 	struct rg_nl *nl = calloc(1, sizeof(*nl));
@@ -759,11 +741,8 @@ int rg_nl_open(struct rg_nl **out, char *err, size_t err_len)
 		rg_set_err(err, err_len, "netlink: out of memory");
 		return -ENOMEM;
 	}
-	nl->rtnl = socket_connect(NETLINK_ROUTE, err, err_len);
-	if (!nl->rtnl)
-		goto fail;
-	nl->genl = socket_connect(NETLINK_GENERIC, err, err_len);
-	if (!nl->genl)
+	if (rg_nlsock_open(NETLINK_ROUTE, &nl->rtnl, err, err_len) ||
+	    rg_nlsock_open(NETLINK_GENERIC, &nl->genl, err, err_len))
 		goto fail;
 	/* Missing before 6.3: then XDP features are simply unknown. */
 	nl->netdev_family = genl_ctrl_resolve(nl->genl, RG_NETDEV_FAMILY_NAME);
@@ -915,8 +894,7 @@ int rg_nl_watch_open(struct rg_nl_watch **out, char *err, size_t err_len)
 		free(w);
 		return -ENOMEM;
 	}
-	w->sk = socket_connect(NETLINK_ROUTE, err, err_len);
-	if (!w->sk) {
+	if (rg_nlsock_open(NETLINK_ROUTE, &w->sk, err, err_len)) {
 		rg_nl_watch_close(w);
 		return -EIO;
 	}

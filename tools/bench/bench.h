@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "maps/map_set.h"
 #include "tools/bench/bench_abi.h"
@@ -194,7 +195,7 @@ uint64_t bench_map_memlock(int map_fd);
 int  bench_lpm_memory(unsigned prefixes, int64_t *kernel_bytes, uint64_t *memlock,
 		      char *err, size_t n);
 
-/* util */
+/* util (live.c: the clock; stats.c: sorting, the median) */
 double bench_now(void);
 int    bench_cmp_double(const void *a, const void *b);
 double bench_median(double *v, size_t n);  /* sorts v */

@@ -14,21 +14,6 @@
 
 #include "tools/bench/bench.h"
 
-int bench_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-double bench_median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), bench_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static struct spread spread_of(double *v, size_t n)
 {
 	struct spread s = { 0, 0, 0 };

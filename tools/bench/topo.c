@@ -8,13 +8,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <net/if.h>
 #include <bpf/bpf.h>
@@ -23,6 +21,7 @@
 #include "tools/bench/bench.h"
 #include "bench_sink.skel.h"
 #include "loader/kernel/attach.h"
+#include "lib/netns.h"
 
 int bench_netns_fd(const char *name, char *err, size_t n)
 {
@@ -39,38 +38,38 @@ int bench_netns_fd(const char *name, char *err, size_t n)
 	return fd;
 }
 
-static int same_file(int fd_a, int fd_b)
-{
-	struct stat a, b;
-
-	if (fstat(fd_a, &a) || fstat(fd_b, &b))
-		return -errno;
-	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
 /*
- * setns into name, and refuse to go on unless that moved us: the
- * benchmark adds routes and attaches programs, so it must never act in
- * the namespace it was started in (the machine's, under make bench).
+ * name's namespace, refusing the one we run in: the benchmark adds routes
+ * and attaches programs, so it must never act in the namespace it was
+ * started in (the machine's, under make bench).
  */
-int bench_enter_netns(const char *name, char *err, size_t n)
+static int open_other_netns(const char *name, char *err, size_t n)
 {
-	int fd = bench_netns_fd(name, err, n), home, same, ret = 0;
+	int fd = bench_netns_fd(name, err, n), same;
 
 	if (fd < 0)
 		return fd;
-	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	same = home < 0 ? -errno : same_file(fd, home);
+	same = rg_netns_is_self(fd);
 	if (same) {
-		ret = same < 0 ? same : -EPERM;
 		snprintf(err, n, "netns %s: %s", name, same < 0 ? strerror(-same)
 			 : "it is the namespace we run in: refusing");
-	} else if (setns(fd, CLONE_NEWNET)) {
-		ret = -errno;
-		snprintf(err, n, "setns %s: %s", name, strerror(-ret));
+		close(fd);
+		return same < 0 ? same : -EPERM;
 	}
-	if (home >= 0)
-		close(home);
+	return fd;
+}
+
+/* setns into name for good, once open_other_netns has proved it is not
+ * where we started. */
+int bench_enter_netns(const char *name, char *err, size_t n)
+{
+	int fd = open_other_netns(name, err, n), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = rg_netns_enter(fd, NULL, 0);
+	if (ret)
+		snprintf(err, n, "setns %s: %s", name, strerror(-ret));
 	close(fd);
 	return ret;
 }
@@ -93,32 +92,41 @@ int bench_if_mac(const char *dev, uint8_t mac[6], char *err, size_t n)
 	return ret;
 }
 
+struct sink_attach {
+	struct bench_env *env;
+	const struct bench_opts *o;
+};
+
+/* In the sink namespace: the sink's MAC, then its program on the peer. */
+static int attach_sink_here(void *arg, char *err, size_t n)
+{
+	struct sink_attach *sa = arg;
+	int ifindex, ret;
+
+	ret = bench_if_mac(sa->o->sink_dev, sa->env->sink_mac, err, n);
+	ifindex = (int)if_nametoindex(sa->o->sink_dev);
+	if (!ret && !ifindex) {
+		ret = -ENODEV;
+		snprintf(err, n, "%s in netns %s: no such interface", sa->o->sink_dev,
+			 sa->o->sink_ns);
+	}
+	if (!ret)
+		ret = rg_attach_link(bpf_program__fd(sa->env->sink->progs.sink_xdp), ifindex,
+				     RG_MODE_XDP, &sa->env->sink_link, err, n);
+	return ret;
+}
+
 /* Attach the sink to the uplink's peer in the sink namespace, then come
  * back: the link keeps working across namespaces and dies with our fd. */
 int bench_attach_sink(struct bench_env *env, const struct bench_opts *o, char *err, size_t n)
 {
-	int home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), ifindex, ret;
+	struct sink_attach sa = { .env = env, .o = o };
+	int fd = open_other_netns(o->sink_ns, err, n), ret;
 
-	if (home < 0)
-		return -errno;
-	ret = bench_enter_netns(o->sink_ns, err, n);
-	if (ret)
-		goto out;
-	ret = bench_if_mac(o->sink_dev, env->sink_mac, err, n);
-	ifindex = (int)if_nametoindex(o->sink_dev);
-	if (!ret && !ifindex) {
-		ret = -ENODEV;
-		snprintf(err, n, "%s in netns %s: no such interface", o->sink_dev, o->sink_ns);
-	}
-	if (!ret)
-		ret = rg_attach_link(bpf_program__fd(env->sink->progs.sink_xdp), ifindex,
-				     RG_MODE_XDP, &env->sink_link, err, n);
-	if (setns(home, CLONE_NEWNET) && !ret) {
-		ret = -errno;
-		snprintf(err, n, "cannot return to the node namespace: %s", strerror(-ret));
-	}
-out:
-	close(home);
+	if (fd < 0)
+		return fd;
+	ret = rg_in_netns(fd, attach_sink_here, &sa, err, n);
+	close(fd);
 	return ret;
 }
 

@@ -17,23 +17,8 @@
 
 #include "loader/config/config.h"
 #include "tools/pod_routes/pod_routes.h"
-
-/* Error codes: the spec's (SPEC.md "Error"), then ours from 100 up. */
-enum cni_code {
-	CNI_OK                   = 0,
-	CNI_ERR_VERSION          = 1,   /* incompatible CNI version */
-	CNI_ERR_UNSUPPORTED      = 2,   /* unsupported field in the config */
-	CNI_ERR_NO_CONTAINER     = 3,   /* container unknown or gone */
-	CNI_ERR_ENV              = 4,   /* invalid necessary environment variables */
-	CNI_ERR_IO               = 5,   /* I/O failure */
-	CNI_ERR_DECODE           = 6,   /* failed to decode content */
-	CNI_ERR_CONFIG           = 7,   /* invalid network config */
-	CNI_ERR_TRY_AGAIN        = 11,  /* try again later */
-	CNI_ERR_NOT_AVAILABLE    = 50,  /* STATUS: plugin not available */
-	CNI_ERR_ROUTE_CONFLICT   = 100, /* the pod routes a supernet another way */
-	CNI_ERR_ROUTE_MISSING    = 101, /* CHECK: a route is missing or differs */
-	CNI_ERR_ROUTE_FAILED     = 102, /* the kernel refused a route change */
-};
+#include "tools/cni/errors.h"
+#include "tools/cni/log.h"
 
 enum cni_command {
 	CNI_CMD_ADD,
@@ -44,15 +29,7 @@ enum cni_command {
 	CNI_CMD_GC,
 };
 
-#define CNI_MSG_LEN      512
 #define CNI_LATEST       "1.1.0"
-
-/* An error as the runtime receives it. */
-struct cni_error {
-	int  code;                       /* enum cni_code */
-	char msg[CNI_MSG_LEN];           /* short, for humans */
-	char details[CNI_MSG_LEN];       /* the specifics */
-};
 
 /* The spec's environment variables. */
 struct cni_env {
@@ -76,9 +53,6 @@ struct cni_netconf {
 	struct json_object *prev_result; /* borrowed from root, or NULL */
 	struct json_object *root;        /* the whole document */
 };
-
-int cni_error_set(struct cni_error *e, int code, const char *msg,
-		  const char *details_fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* netconf.c: the versions this plugin speaks */
 extern const char *const cni_supported_versions[];
@@ -105,10 +79,5 @@ int cni_cmd_gc(struct cni_netconf *nc, struct cni_error *e);
  * config's len bytes (text[len] is a NUL) in, the exit code out, the result
  * or error object on out. */
 int cni_plugin(const char *text, size_t len, FILE *out);
-int cni_print_error(FILE *out, const struct cni_error *e, const char *version);
-
-/* main.c: log a line to stderr (the runtime's log); stdout is for results
- * only.  The fuzzer links its own. */
-void cni_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* RAILGATE_CNI_H */

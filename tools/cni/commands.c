@@ -19,6 +19,7 @@
 
 #include "tools/cni/cni.h"
 #include "lib/ipfmt.h"
+#include "lib/netns.h"
 
 #define MAX_POD_IPS 16
 
@@ -271,7 +272,7 @@ static int open_netns(const struct cni_env *env, struct cni_error *e)
 		cni_error_set(e, CNI_ERR_NO_CONTAINER, "the pod's network namespace is gone", "%s", err);
 		return -1;
 	}
-	if (rg_pod_netns_is_self(fd) != 0) {
+	if (rg_netns_is_self(fd) != 0) {
 		close(fd);
 		cni_error_set(e, CNI_ERR_ENV, "CNI_NETNS is the plugin's own network namespace",
 			      "%s is the namespace railgate-cni runs in, not a pod's: railgate never routes its caller's namespace",
@@ -447,7 +448,7 @@ int cni_cmd_del(const struct cni_env *env, struct cni_netconf *nc, struct cni_er
 		cni_log("DEL %s %s: %s: nothing to remove", env->container_id, env->ifname, err);
 		return 0;
 	}
-	if (rg_pod_netns_is_self(fd) != 0) {
+	if (rg_netns_is_self(fd) != 0) {
 		close(fd);
 		return cni_error_set(e, CNI_ERR_ENV, "CNI_NETNS is the plugin's own network namespace",
 				     "%s is the namespace railgate-cni runs in, not a pod's: railgate never routes its caller's namespace",

@@ -3,10 +3,9 @@
  * railgate-cni: entry point.  Reads the network config from stdin and hands
  * it to cni_plugin() (plugin.c), which answers on stdout the way libcni
  * reads it: the result or the error object, a non-zero exit on error.  The
- * log goes to stderr.
+ * log goes to stderr (log.c).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +15,6 @@
 
 /* A network config is small; anything bigger is not one. */
 #define STDIN_MAX (1 << 20)
-
-void cni_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("railgate-cni: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* All of stdin, NUL-terminated; "" when it is a terminal (run by hand). */
 static char *read_stdin(size_t *len_out, struct cni_error *e)

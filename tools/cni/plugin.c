@@ -2,27 +2,15 @@
 /*
  * railgate-cni: one invocation, from the network config's text and the
  * environment to the exit code and what goes on `out` (the result or the
- * error object, the way libcni reads it).  Apart from main.c (stdin, the
- * log) so that the fuzzer (tests/fuzz/fuzz_cni.c) runs it in-process.
+ * error object, the way libcni reads it).  Apart from main.c (stdin) and
+ * log.c (stderr) so that the fuzzer (tests/fuzz/fuzz_cni.c) runs it
+ * in-process.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tools/cni/cni.h"
-
-int cni_error_set(struct cni_error *e, int code, const char *msg, const char *details_fmt, ...)
-{
-	va_list ap;
-
-	e->code = code;
-	snprintf(e->msg, sizeof(e->msg), "%s", msg);
-	va_start(ap, details_fmt);
-	vsnprintf(e->details, sizeof(e->details), details_fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 /* The version to answer in: the config's when it is one we speak. */
 static const char *answer_version(const char *text)
@@ -39,20 +27,6 @@ static const char *answer_version(const char *text)
 	}
 	json_object_put(root);
 	return answer;
-}
-
-int cni_print_error(FILE *out, const struct cni_error *e, const char *version)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "cniVersion", json_object_new_string(version));
-	json_object_object_add(o, "code", json_object_new_int(e->code));
-	json_object_object_add(o, "msg", json_object_new_string(e->msg));
-	json_object_object_add(o, "details", json_object_new_string(e->details));
-	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-	cni_log("error %d: %s: %s", e->code, e->msg, e->details);
-	return 1;
 }
 
 static int print_version(FILE *out, const char *version)

@@ -246,30 +246,24 @@ int rg_doctor_judge_nft(const char *json, const struct rg_nft_scope *sc, struct 
 	return 0;
 }
 
-struct nft_run {
-	char *out;
-	char *err;
-	size_t errlen;
-};
-
-static int list_ruleset(void *arg)
+static int list_ruleset(void *arg, char *err, size_t err_len)
 {
-	struct nft_run *r = arg;
+	char **out = arg;
 	struct nft_ctx *nft = nft_ctx_new(NFT_CTX_DEFAULT);
 	int ret = 0;
 
 	if (!nft)
-		return rg_err(r->err, r->errlen, -ENOMEM, "libnftables: cannot create a context");
+		return rg_err(err, err_len, -ENOMEM, "libnftables: cannot create a context");
 	nft_ctx_output_set_flags(nft, NFT_CTX_OUTPUT_JSON | NFT_CTX_OUTPUT_HANDLE);
 	if (nft_ctx_buffer_output(nft) || nft_ctx_buffer_error(nft)) {
-		ret = rg_err(r->err, r->errlen, -ENOMEM, "libnftables: cannot buffer output");
+		ret = rg_err(err, err_len, -ENOMEM, "libnftables: cannot buffer output");
 	} else if (nft_run_cmd_from_buffer(nft, "list ruleset")) {
-		ret = rg_err(r->err, r->errlen, -EIO, "libnftables: list ruleset: %s",
+		ret = rg_err(err, err_len, -EIO, "libnftables: list ruleset: %s",
 			     nft_ctx_get_error_buffer(nft));
 	} else {
-		r->out = strdup(nft_ctx_get_output_buffer(nft));
-		if (!r->out)
-			ret = rg_err(r->err, r->errlen, -ENOMEM, "out of memory");
+		*out = strdup(nft_ctx_get_output_buffer(nft));
+		if (!*out)
+			ret = rg_err(err, err_len, -ENOMEM, "out of memory");
 	}
 	nft_ctx_free(nft);
 	return ret;
@@ -277,16 +271,16 @@ static int list_ruleset(void *arg)
 
 int rg_doctor_nft_ruleset(int netns_fd, char **out, char *err, size_t errlen)
 {
-	struct nft_run r = { .err = err, .errlen = errlen };
-	int ret = netns_fd >= 0 ? rg_in_netns(netns_fd, list_ruleset, &r, err, errlen)
-				: list_ruleset(&r);
+	int ret;
 
-	*out = r.out;
+	*out = NULL;
+	ret = netns_fd >= 0 ? rg_in_netns(netns_fd, list_ruleset, out, err, errlen)
+			    : list_ruleset(out, err, errlen);
 	if (ret) {
-		free(r.out);
+		free(*out);
 		*out = NULL;
-	} else if (!r.out[0]) {   /* an empty ruleset prints nothing */
-		free(r.out);
+	} else if (!(*out)[0]) {   /* an empty ruleset prints nothing */
+		free(*out);
 		*out = strdup("{\"nftables\": []}");
 	}
 	return ret;

@@ -134,17 +134,9 @@ static void check_routes(const struct rg_doctor_ctx *x, const struct rg_doctor_p
 	free(rep);
 }
 
-struct pod_nl {
-	struct rg_nl *nl;
-	char *err;
-	size_t errlen;
-};
-
-static int open_pod_nl(void *arg)
+static int open_pod_nl(void *arg, char *err, size_t err_len)
 {
-	struct pod_nl *p = arg;
-
-	return rg_nl_open(&p->nl, p->err, p->errlen);
+	return rg_nl_open(arg, err, err_len);
 }
 
 /* The pod's rail MTUs against the uplink (redirected frames go there) and
@@ -153,7 +145,7 @@ static void check_mtu(const struct rg_doctor_ctx *x, const struct rg_doctor_pod 
 		      const struct pod_rail *prs, size_t n, struct rg_checks *cs)
 {
 	char err[256];
-	struct pod_nl p = { .err = err, .errlen = sizeof(err) };
+	struct rg_nl *pod_nl = NULL;
 	struct rg_link_info up = { 0 };
 	struct rg_nl *node = NULL;
 	struct rg_egress eg = { 0 };
@@ -164,14 +156,14 @@ static void check_mtu(const struct rg_doctor_ctx *x, const struct rg_doctor_pod 
 			up.ifindex = 0;
 		rg_nl_close(node);
 	}
-	if (rg_in_netns(pod->netns_fd, open_pod_nl, &p, err, sizeof(err)))
+	if (rg_in_netns(pod->netns_fd, open_pod_nl, &pod_nl, err, sizeof(err)))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct rg_link_info l;
 		struct rg_check *c;
 		unsigned want = prs[i].rail->mtu > 0 ? (unsigned)prs[i].rail->mtu : 0;
 
-		if (rg_nl_link_by_name(p.nl, prs[i].a.ifname, &l))
+		if (rg_nl_link_by_name(pod_nl, prs[i].a.ifname, &l))
 			continue;
 		if (up.ifindex && l.mtu > up.mtu) {
 			c = rg_checks_add(cs, "pod.mtu", 6, RG_CHECK_FAIL, prs[i].target);
@@ -197,7 +189,7 @@ static void check_mtu(const struct rg_doctor_ctx *x, const struct rg_doctor_pod 
 				rg_check_set(c->evidence, "%s mtu %u (railgate is not up: the uplink is unknown)", l.name, l.mtu);
 		}
 	}
-	rg_nl_close(p.nl);
+	rg_nl_close(pod_nl);
 }
 
 static void check_policy(const struct rg_doctor_ctx *x, const struct rg_doctor_pod *pod,

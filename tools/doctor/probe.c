@@ -187,7 +187,8 @@ static int open_slot(struct round *rd, struct slot *s, uint32_t from)
 	return 0;
 }
 
-static int open_slots(void *arg)
+/* In the pod; open_slot writes its message in rd->err, the caller's err. */
+static int open_slots(void *arg, char *err, size_t err_len)
 {
 	struct round *rd = arg;
 

@@ -17,6 +17,7 @@
 #include "tools/pod_routes/pod_view.h"
 #include "lib/errbuf.h"
 #include "lib/ipfmt.h"
+#include "lib/netns.h"
 
 /* How a planned prefix stands in the pod's main table. */
 enum plan_state {
@@ -679,7 +680,7 @@ uint32_t rg_pod_icmp_source(const struct rg_config *cfg)
 
 	if (cfg->computenet.icmp_source)
 		return cfg->computenet.icmp_source;
-	fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	fd = rg_netns_open_self(NULL, 0);
 	if (fd < 0)
 		return 0;
 	n = rg_pod_list_addrs(fd, NULL, addrs, sizeof(addrs) / sizeof(addrs[0]), err,

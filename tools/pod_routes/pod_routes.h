@@ -199,9 +199,6 @@ int rg_pod_plan_add_frontend(struct rg_pod_plan *plan, const struct rg_cidr *c, 
  * Returns an fd or -errno; -EINVAL when the file is no network namespace. */
 int rg_pod_netns_open(const char *path, char *err, size_t errlen);
 int rg_pod_netns_path_by_name(const char *name, char *buf, size_t len);
-/* 1 when the namespace is the caller's own, 0 when not, or -errno.  The
- * CNI plugin refuses its own: it must never route the runtime's namespace. */
-int rg_pod_netns_is_self(int netns_fd);
 int rg_pod_netns_path_by_pid(long pid, char *buf, size_t len);
 
 /* The IPv4 addresses in the namespace (on ifname only, unless it is NULL

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 
 #include <linux/fib_rules.h>
 #include <linux/nsfs.h>
@@ -27,8 +26,8 @@
 #include "tools/pod_routes/pod_view.h"
 #include "lib/errbuf.h"
 #include "lib/ipfmt.h"
-
-#define SELF_NETNS "/proc/self/ns/net"
+#include "lib/netns.h"
+#include "lib/nlsock.h"
 
 /* ---- namespaces ---------------------------------------------------------- */
 
@@ -44,14 +43,6 @@ int rg_pod_netns_path_by_pid(long pid, char *buf, size_t len)
 	if (pid <= 0)
 		return -EINVAL;
 	return snprintf(buf, len, "/proc/%ld/ns/net", pid) < (int)len ? 0 : -ENAMETOOLONG;
-}
-
-static bool same_netns(int a, int b)
-{
-	struct stat sa, sb;
-
-	return !fstat(a, &sa) && !fstat(b, &sb) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* O_NONBLOCK: a FIFO given as a namespace must fail, not hang the open;
@@ -71,66 +62,11 @@ int rg_pod_netns_open(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-int rg_pod_netns_is_self(int netns_fd)
-{
-	int self = open(SELF_NETNS, O_RDONLY | O_CLOEXEC);
-	bool same;
-
-	if (self < 0)
-		return -errno;
-	same = same_netns(self, netns_fd);
-	close(self);
-	return same;
-}
-
-/*
- * Run fn inside the pod's namespace and come straight back.  Already there
- * (an init container naming its own pod): no setns, which would need
- * CAP_SYS_ADMIN for nothing.  Failing to come back is an error of its own:
- * the caller must stop.
- */
-static int in_netns(int netns_fd, int (*fn)(void *arg, char *err, size_t errlen), void *arg,
-		    char *err, size_t errlen)
-{
-	int self, ret;
-
-	self = open(SELF_NETNS, O_RDONLY | O_CLOEXEC);
-	if (self < 0)
-		return rg_err(err, errlen, -errno, "cannot open own network namespace: %s",
-			      strerror(errno));
-	if (same_netns(self, netns_fd)) {
-		close(self);
-		return fn(arg, err, errlen);
-	}
-	if (setns(netns_fd, CLONE_NEWNET)) {
-		ret = rg_err(err, errlen, -errno, "cannot enter the pod's network namespace: %s",
-			     strerror(errno));
-		close(self);
-		return ret;
-	}
-	ret = fn(arg, err, errlen);
-	if (setns(self, CLONE_NEWNET))
-		ret = rg_err(err, errlen, -errno, "cannot return to own network namespace: %s",
-			     strerror(errno));
-	close(self);
-	return ret;
-}
-
+/* In the pod: its netlink socket, which keeps talking to the pod's
+ * namespace after we leave it. */
 static int connect_here(void *arg, char *err, size_t errlen)
 {
-	struct nl_sock **out = arg;
-	struct nl_sock *sk = nl_socket_alloc();
-	int nlret;
-
-	if (!sk)
-		return rg_err(err, errlen, -ENOMEM, "out of memory for a netlink socket");
-	nlret = nl_connect(sk, NETLINK_ROUTE);
-	if (nlret < 0) {
-		nl_socket_free(sk);
-		return rg_err(err, errlen, -EIO, "netlink connect in the pod: %s", nl_geterror(nlret));
-	}
-	*out = sk;
-	return 0;
+	return rg_nlsock_open(NETLINK_ROUTE, arg, err, errlen);
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -284,7 +220,7 @@ int pod_view_open(int netns_fd, struct pod_view *v, char *err, size_t errlen)
 	int ret, nlret;
 
 	memset(v, 0, sizeof(*v));
-	ret = in_netns(netns_fd, connect_here, &v->sk, err, errlen);
+	ret = rg_in_netns(netns_fd, connect_here, &v->sk, err, errlen);
 	if (ret)
 		return ret;
 	nlret = rtnl_link_alloc_cache(v->sk, AF_UNSPEC, &v->links);
@@ -503,14 +439,14 @@ int pod_sysctl_set(int netns_fd, const char *ifname, const char *key, int value,
 {
 	struct sysctl_op op = { .ifname = ifname, .key = key, .value = value, .write = true };
 
-	return in_netns(netns_fd, sysctl_here, &op, err, errlen);
+	return rg_in_netns(netns_fd, sysctl_here, &op, err, errlen);
 }
 
 int pod_sysctl_get(int netns_fd, const char *ifname, const char *key, int *value,
 		   char *err, size_t errlen)
 {
 	struct sysctl_op op = { .ifname = ifname, .key = key };
-	int ret = in_netns(netns_fd, sysctl_here, &op, err, errlen);
+	int ret = rg_in_netns(netns_fd, sysctl_here, &op, err, errlen);
 
 	if (!ret)
 		*value = op.value;

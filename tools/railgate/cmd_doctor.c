@@ -19,6 +19,7 @@
 #include "loader/datapath/datapath.h"
 #include "tools/doctor/doctor.h"
 #include "tools/pod_routes/pod_routes.h"
+#include "lib/netns.h"
 
 #define NETNS_DIR "/run/netns"
 
@@ -170,7 +171,7 @@ static void doctor_all_pods(const struct rg_doctor_ctx *x, struct rg_checks *cs)
 		fd = rg_pod_netns_open(r.path, err, sizeof(err));
 		if (fd < 0)
 			continue;
-		k = rg_pod_netns_is_self(fd) == 0 ? rg_pod_list_addrs(fd, NULL, addrs, 64, err, sizeof(err)) : 0;
+		k = rg_netns_is_self(fd) == 0 ? rg_pod_list_addrs(fd, NULL, addrs, 64, err, sizeof(err)) : 0;
 		close(fd);
 		for (int i = 0; i < k; i++)
 			for (size_t rr = 0; rr < x->cfg->n_rails; rr++)
