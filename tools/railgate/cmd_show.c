@@ -6,8 +6,11 @@
  * reloads (they take the pin lock only long enough to open the maps).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,85 +34,9 @@ struct show_opts {
 	const char *ip;
 };
 
-/* What parse_show_opts found: go on, --help was printed (exit 0), or bad usage. */
-enum show_parse { SHOW_RUN, SHOW_HELP, SHOW_BAD };
-
-/* The first line of a help text (its "usage: ..." line), for a usage error. */
-static void put_usage_line(const char *help)
-{
-	fprintf(stderr, "%.*s\n", (int)strcspn(help, "\n"), help);
-}
-
-/* want_ip: the command takes one IP argument (lookup), else none. */
-static enum show_parse parse_show_opts(int argc, char **argv, struct show_opts *o, const char *help,
-				       bool want_ip)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "watch", required_argument, NULL, 'w' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "reset", no_argument, NULL, 'r' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	char *end;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "jw:n:rf:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': o->json = true; break;
-		case 'r': o->reset = true; break;
-		case 'f': o->from = optarg; break;
-		case 'w':
-			o->watch = strtod(optarg, &end);
-			if (*end || o->watch <= 0)
-				goto bad;
-			break;
-		case 'n':
-			o->count = strtol(optarg, &end, 10);
-			if (*end || o->count <= 0)
-				goto bad;
-			break;
-		case 'h': fputs(help, stdout); return SHOW_HELP;
-		default: goto bad;
-		}
-	}
-	if (want_ip && optind < argc)
-		o->ip = argv[optind++];
-	if (optind < argc || (want_ip && !o->ip))
-		goto bad;
-	return SHOW_RUN;
-bad:
-	put_usage_line(help);
-	return SHOW_BAD;
-}
-
-/* The exit code of a parse that did not end in SHOW_RUN. */
-static int show_parse_exit(enum show_parse p)
-{
-	return p == SHOW_HELP ? RG_EXIT_OK : RG_EXIT_USAGE;
-}
-
-/* Open the running datapath's maps, or say it is not up. */
-static int open_running(const struct rg_global_opts *g, struct rg_datapath *dp, const char *cmd)
-{
-	char err[512];
-	int ret = cli_open_datapath(g->pin_dir, dp, err, sizeof(err));
-
-	if (ret)
-		fprintf(stderr, "railgate %s: %s\n", cmd, err);
-	return ret;
-}
-
-static void print_json(struct json_object *o)
-{
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-}
+#define JSON_OPT(help_text) \
+	{ .name = "json", .short_name = 'j', .kind = RG_OPT_FLAG, \
+	  .offset = offsetof(struct show_opts, json), .help = help_text }
 
 /* ---- status ---------------------------------------------------------- */
 
@@ -211,37 +138,47 @@ static struct json_object *status_json(const struct rg_datapath *dp, const struc
 	return o;
 }
 
-static const char status_help[] =
-"usage: railgate status [--json]\n"
-"\n"
-"Read the pins: the config generation and digest, the uplink and gateway, and\n"
-"every attached interface with its rail and attach mode.  Exit 1 when railgate\n"
-"is not up.\n"
-"\n"
-"Options:\n"
-"  --json      one JSON document (docs/commands.md names the fields), with the\n"
-"              version, commit and map ABI of this build\n"
-"  -h, --help  this text\n";
+static const struct rg_opt status_options[] = {
+	JSON_OPT("one JSON document (docs/commands.md names the fields), with the\n"
+		 "version, commit and map ABI of this build"),
+	{ 0 },
+};
 
-int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
+const struct rg_cmd_opts rg_status_opts = {
+	.name = "status",
+	.usage = "usage: railgate status [--json]",
+	.about = "Read the pins: the config generation and digest, the uplink and gateway, and\n"
+		 "every attached interface with its rail and attach mode.  Exit 1 when railgate\n"
+		 "is not up.",
+	.opts = status_options,
+	.args_size = sizeof(struct show_opts),
+	.after = RG_AFTER_USAGE,
+};
+
+int rg_cmd_status(struct rg_global_opts *g, int argc, char **argv)
 {
 	struct rg_datapath dp;
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_egress eg = { 0 };
 	struct rg_attached *links = NULL;
-	struct show_opts o;
+	struct show_opts o = { 0 };
 	size_t n_links = 0;
 	struct json_object *js;
-	enum show_parse p = parse_show_opts(argc, argv, &o, status_help, false);
+	int first;
+	enum rg_opts_result r = cli_parse(&rg_status_opts, g, argc, argv, &o, &first);
 
-	if (p != SHOW_RUN)
-		return show_parse_exit(p);
-	if (open_running(g, &dp, "status")) {
+	if (r != RG_OPTS_RUN)
+		return rg_opts_exit(r);
+	if (first < argc) {
+		rg_opts_usage_line(stderr, &rg_status_opts);
+		return RG_EXIT_USAGE;
+	}
+	if (cli_open_running(g, &dp, "status")) {
 		if (o.json) {
 			js = json_object_new_object();
 			json_object_object_add(js, "up", json_object_new_boolean(0));
 			add_build_json(js);
-			print_json(js);
+			cli_print_json(js);
 		}
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
@@ -251,7 +188,7 @@ int rg_cmd_status(const struct rg_global_opts *g, int argc, char **argv)
 	rg_datapath_links(&dp, &links, &n_links);
 	js = status_json(&dp, rails, &eg, links, n_links);
 	if (o.json) {
-		print_json(js);
+		cli_print_json(js);
 	} else {
 		struct json_object *x, *arr;
 
@@ -424,33 +361,49 @@ static void on_sigint(int sig)
 	stop_watch = 1;
 }
 
-int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
+static const struct rg_opt stats_options[] = {
+	JSON_OPT("one JSON document (docs/commands.md names the fields)"),
+	{ .name = "watch", .short_name = 'w', .arg = "SECS", .kind = RG_OPT_DOUBLE,
+	  .offset = offsetof(struct show_opts, watch), .min = DBL_TRUE_MIN, .max = INFINITY,
+	  .help = "every SECS seconds, the rates over that interval (with --json,\n"
+		  "the counters, one document per line), until SIGINT or SIGTERM" },
+	{ .name = "count", .short_name = 'n', .arg = "N", .kind = RG_OPT_LONG,
+	  .offset = offsetof(struct show_opts, count), .min = 1, .max = LONG_MAX,
+	  .help = "with --watch: stop after N intervals" },
+	{ .name = "reset", .short_name = 'r', .kind = RG_OPT_FLAG, .offset = offsetof(struct show_opts, reset),
+	  .help = "zero every counter" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_stats_opts = {
+	.name = "stats",
+	.usage = "usage: railgate stats [--json] [--watch SECS [--count N]] [--reset]",
+	.about = "Print the per-CPU counters summed: packets and bytes per rail and verdict (rows\n"
+		 "with no packets left out).",
+	.opts = stats_options,
+	.args_size = sizeof(struct show_opts),
+	.after = RG_AFTER_USAGE,
+};
+
+int rg_cmd_stats(struct rg_global_opts *g, int argc, char **argv)
 {
-	static const char help[] =
-"usage: railgate stats [--json] [--watch SECS [--count N]] [--reset]\n"
-"\n"
-"Print the per-CPU counters summed: packets and bytes per rail and verdict (rows\n"
-"with no packets left out).\n"
-"\n"
-"Options:\n"
-"  --json        one JSON document (docs/commands.md names the fields)\n"
-"  --watch SECS  every SECS seconds, the rates over that interval (with --json,\n"
-"                the counters, one document per line), until SIGINT or SIGTERM\n"
-"  --count N     with --watch: stop after N intervals\n"
-"  --reset       zero every counter\n"
-"  -h, --help    this text\n";
-	enum show_parse p;
+	enum rg_opts_result p;
+	int first;
 	struct rg_counter *c, *prev;
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_datapath dp;
-	struct show_opts o;
+	struct show_opts o = { 0 };
 	char err[256];
 	int ret = RG_EXIT_FAIL;
 
-	p = parse_show_opts(argc, argv, &o, help, false);
-	if (p != SHOW_RUN)
-		return show_parse_exit(p);
-	if (open_running(g, &dp, "stats")) {
+	p = cli_parse(&rg_stats_opts, g, argc, argv, &o, &first);
+	if (p != RG_OPTS_RUN)
+		return rg_opts_exit(p);
+	if (first < argc) {
+		rg_opts_usage_line(stderr, &rg_stats_opts);
+		return RG_EXIT_USAGE;
+	}
+	if (cli_open_running(g, &dp, "stats")) {
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
 	}
@@ -480,7 +433,7 @@ int rg_cmd_stats(const struct rg_global_opts *g, int argc, char **argv)
 			goto out;
 		}
 		if (o.json) {
-			print_json(stats_json(rails, c, side));
+			cli_print_json(stats_json(rails, c, side));
 		} else {
 			stats_table(rails, c, NULL, 0);
 			side_table(side);
@@ -561,26 +514,35 @@ static void lookup_reason(const char *ip, uint32_t entry, const struct rg_rail *
 	}
 }
 
-int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
+static const struct rg_opt lookup_options[] = {
+	{ .name = "from", .short_name = 'f', .arg = "IFNAME", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct show_opts, from), .complete = RG_COMPLETE_IFNAME,
+	  .help = "the ingress representor (without it, a destination in a rail\n"
+		  "is cross_rail_or_local)" },
+	JSON_OPT("one JSON document (docs/commands.md names the fields)"),
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_lookup_opts = {
+	.name = "lookup",
+	.usage = "usage: railgate lookup IP [--from IFNAME] [--json]",
+	.about = "Answer from the live maps of the active generation, as the datapath would: the\n"
+		 "verdict for a frame to IP, the rail or prefix that matched, the zone, and the\n"
+		 "rewrite for a redirected verdict.",
+	.opts = lookup_options,
+	.args_size = sizeof(struct show_opts),
+	.after = RG_AFTER_USAGE,
+};
+
+int rg_cmd_lookup(struct rg_global_opts *g, int argc, char **argv)
 {
-	static const char help[] =
-"usage: railgate lookup IP [--from IFNAME] [--json]\n"
-"\n"
-"Answer from the live maps of the active generation, as the datapath would: the\n"
-"verdict for a frame to IP, the rail or prefix that matched, the zone, and the\n"
-"rewrite for a redirected verdict.\n"
-"\n"
-"Options:\n"
-"  --from IFNAME  the ingress representor (without it, a destination in a rail\n"
-"                 is cross_rail_or_local)\n"
-"  --json         one JSON document (docs/commands.md names the fields)\n"
-"  -h, --help     this text\n";
-	enum show_parse p;
+	enum rg_opts_result p;
+	int first;
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_egress eg = { 0 };
 	struct rg_fib_image img;
 	struct rg_datapath dp;
-	struct show_opts o;
+	struct show_opts o = { 0 };
 	struct in_addr a;
 	struct json_object *js;
 	const char *verdict_name, *zone;
@@ -589,15 +551,20 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 	bool or_local, rewrites;
 	int from_rail = -1;
 
-	p = parse_show_opts(argc, argv, &o, help, true);
-	if (p != SHOW_RUN)
-		return show_parse_exit(p);
+	p = cli_parse(&rg_lookup_opts, g, argc, argv, &o, &first);
+	if (p != RG_OPTS_RUN)
+		return rg_opts_exit(p);
+	if (first + 1 != argc) {        /* one IP, nothing else */
+		rg_opts_usage_line(stderr, &rg_lookup_opts);
+		return RG_EXIT_USAGE;
+	}
+	o.ip = argv[first];
 	if (inet_pton(AF_INET, o.ip, &a) != 1) {
 		fprintf(stderr, "railgate lookup: '%s' is not an IPv4 address\n", o.ip);
 		return RG_EXIT_USAGE;
 	}
 	dst = ntohl(a.s_addr);
-	if (open_running(g, &dp, "lookup")) {
+	if (cli_open_running(g, &dp, "lookup")) {
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
 	}
@@ -657,7 +624,7 @@ int rg_cmd_lookup(const struct rg_global_opts *g, int argc, char **argv)
 		json_object_object_add(js, "rewrite", e);
 	}
 	if (o.json) {
-		print_json(js);
+		cli_print_json(js);
 	} else {
 		printf("%s: %s\n", o.ip, verdict_name);
 		printf("  why:   %s%s%s\n", why, zone ? ", matched below zone " : "", zone ? zone : "");
