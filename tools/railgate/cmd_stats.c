@@ -5,39 +5,37 @@
  * while traffic flows and while `up` reloads (it takes the pin lock only long
  * enough to open the maps).
  */
-#include <errno.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <arpa/inet.h>
-#include <net/if.h>
 #include <json-c/json.h>
 
 #include "tools/railgate/commands.h"
 #include "tools/railgate/cli.h"
-#include "tools/railgate/version.h"
 #include "loader/datapath/datapath.h"
-#include "lib/digest.h"
 
-struct show_opts {
+struct stats_args {
 	bool json;
 	double watch;                /* seconds, 0 = once */
-	long count;                  /* watch iterations, 0 = until interrupted */
+	long count;                  /* watch intervals, 0 = until interrupted */
 	bool reset;
-	const char *from;
-	const char *ip;
 };
 
-#define JSON_OPT(help_text) \
-	{ .name = "json", .short_name = 'j', .kind = RG_OPT_FLAG, \
-	  .offset = offsetof(struct show_opts, json), .help = help_text }
+/* What one read of the pins gives: the active rails, the per-CPU counters
+ * summed (RG_STAT_SLOTS of them) and the node's side counters. */
+struct stats_view {
+	struct rg_rail rails[RG_MAX_RAILS];
+	struct rg_counter *c;
+	struct rg_counter side[RG_SIDE_MAX];
+};
 
+/* ---- rendering --------------------------------------------------------- */
 
 static struct json_object *counter_json(const struct rg_counter *c)
 {
@@ -78,9 +76,10 @@ static struct json_object *side_json(const struct rg_counter *side)
 	return o;
 }
 
-static struct json_object *stats_json(const struct rg_rail *rails, const struct rg_counter *c,
-				      const struct rg_counter *side)
+static struct json_object *stats_json(const struct stats_view *v)
 {
+	const struct rg_rail *rails = v->rails;
+	const struct rg_counter *c = v->c;
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *tot = json_object_new_object();
 	struct rg_counter sum[RG_STAT_MAX] = { 0 };
@@ -108,7 +107,7 @@ static struct json_object *stats_json(const struct rg_rail *rails, const struct 
 		json_object_object_add(tot, rg_stat_name(s), counter_json(&sum[s]));
 	json_object_object_add(o, "rails", arr);
 	json_object_object_add(o, "total", tot);
-	json_object_object_add(o, "side", side_json(side));
+	json_object_object_add(o, "side", side_json(v->side));
 	return o;
 }
 
@@ -122,9 +121,11 @@ static void side_table(const struct rg_counter *side)
 			       (unsigned long long)side[i].bytes);
 }
 
-static void stats_table(const struct rg_rail *rails, const struct rg_counter *c,
-			const struct rg_counter *prev, double secs)
+/* The counters, or with prev (the read secs before) the rates. */
+static void stats_table(const struct stats_view *v, const struct rg_counter *prev, double secs)
 {
+	const struct rg_rail *rails = v->rails;
+	const struct rg_counter *c = v->c;
 	char buf[16];
 
 	if (prev)
@@ -156,6 +157,50 @@ static void stats_table(const struct rg_rail *rails, const struct rg_counter *c,
 	}
 }
 
+/* ---- gathering --------------------------------------------------------- */
+
+/* The rails and the counters; with_side: the side counters too, else
+ * they stay as they were. */
+static int gather_stats(const struct rg_datapath *dp, struct stats_view *v, bool with_side)
+{
+	char err[256];
+
+	rg_datapath_active_rails(dp, v->rails);
+	if (rg_map_set_read_stats(&dp->maps, v->c, err, sizeof(err)) ||
+	    (with_side && rg_map_set_read_side_stats(&dp->maps, v->side, err, sizeof(err)))) {
+		fprintf(stderr, "railgate stats: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the three ways to run --------------------------------------------- */
+
+static int stats_reset(struct rg_datapath *dp)
+{
+	char err[256];
+
+	if (rg_map_set_reset_stats(&dp->maps, err, sizeof(err))) {
+		fprintf(stderr, "railgate stats: %s\n", err);
+		return RG_EXIT_FAIL;
+	}
+	printf("counters reset\n");
+	return RG_EXIT_OK;
+}
+
+static int stats_once(const struct rg_datapath *dp, const struct stats_args *a, struct stats_view *v)
+{
+	if (gather_stats(dp, v, true))
+		return RG_EXIT_FAIL;
+	if (a->json) {
+		cli_print_json(stats_json(v));
+	} else {
+		stats_table(v, NULL, 0);
+		side_table(v->side);
+	}
+	return RG_EXIT_OK;
+}
+
 static volatile sig_atomic_t stop_watch;
 
 static void on_sigint(int sig)
@@ -164,16 +209,59 @@ static void on_sigint(int sig)
 	stop_watch = 1;
 }
 
+/* One interval's line: the rates, or with --json the counters themselves
+ * (the side counters as totals: they are no frame rates). */
+static void render_interval(struct stats_view *v, const struct rg_counter *prev, double secs,
+			    const struct rg_datapath *dp, bool json)
+{
+	struct json_object *js;
+
+	if (!json) {
+		printf("--- rates over %.1f s\n", secs);
+		stats_table(v, prev, secs);
+		return;
+	}
+	memset(v->side, 0, sizeof(v->side));
+	rg_map_set_read_side_stats(&dp->maps, v->side, NULL, 0);
+	js = stats_json(v);
+	json_object_object_add(js, "interval_seconds", json_object_new_double(secs));
+	printf("%s\n", json_object_to_json_string_ext(js, JSON_C_TO_STRING_PLAIN));
+	json_object_put(js);
+}
+
+static int stats_watch(const struct rg_datapath *dp, const struct stats_args *a, struct stats_view *v,
+		       struct rg_counter *prev)
+{
+	if (gather_stats(dp, v, false))
+		return RG_EXIT_FAIL;
+	signal(SIGINT, on_sigint);
+	signal(SIGTERM, on_sigint);
+	for (long i = 0; !stop_watch && (!a->count || i < a->count); i++) {
+		struct timespec ts = { (time_t)a->watch, (long)((a->watch - (time_t)a->watch) * 1e9) };
+
+		memcpy(prev, v->c, RG_STAT_SLOTS * sizeof(*prev));
+		nanosleep(&ts, NULL);
+		if (stop_watch)
+			break;
+		if (gather_stats(dp, v, false))
+			return RG_EXIT_FAIL;
+		render_interval(v, prev, a->watch, dp, a->json);
+		fflush(stdout);
+	}
+	return RG_EXIT_OK;
+}
+
 static const struct rg_opt stats_options[] = {
-	JSON_OPT("one JSON document (docs/commands.md names the fields)"),
+	{ .name = "json", .short_name = 'j', .kind = RG_OPT_FLAG, .offset = offsetof(struct stats_args, json),
+	  .help = "one JSON document (docs/commands.md names the fields)" },
 	{ .name = "watch", .short_name = 'w', .arg = "SECS", .kind = RG_OPT_DOUBLE,
-	  .offset = offsetof(struct show_opts, watch), .min = DBL_TRUE_MIN, .max = INFINITY,
+	  .offset = offsetof(struct stats_args, watch), .min = DBL_TRUE_MIN, .max = INFINITY,
 	  .help = "every SECS seconds, the rates over that interval (with --json,\n"
 		  "the counters, one document per line), until SIGINT or SIGTERM" },
 	{ .name = "count", .short_name = 'n', .arg = "N", .kind = RG_OPT_LONG,
-	  .offset = offsetof(struct show_opts, count), .min = 1, .max = LONG_MAX,
+	  .offset = offsetof(struct stats_args, count), .min = 1, .max = LONG_MAX,
 	  .help = "with --watch: stop after N intervals" },
-	{ .name = "reset", .short_name = 'r', .kind = RG_OPT_FLAG, .offset = offsetof(struct show_opts, reset),
+	{ .name = "reset", .short_name = 'r', .kind = RG_OPT_FLAG, .offset = offsetof(struct stats_args, reset),
 	  .help = "zero every counter" },
 	{ 0 },
 };
@@ -184,24 +272,21 @@ const struct rg_cmd_opts rg_stats_opts = {
 	.about = "Print the per-CPU counters summed: packets and bytes per rail and verdict (rows\n"
 		 "with no packets left out).",
 	.opts = stats_options,
-	.args_size = sizeof(struct show_opts),
+	.args_size = sizeof(struct stats_args),
 	.after = RG_AFTER_USAGE,
 };
 
 int rg_cmd_stats(struct rg_global_opts *g, int argc, char **argv)
 {
-	enum rg_opts_result p;
-	int first;
-	struct rg_counter *c, *prev;
-	struct rg_rail rails[RG_MAX_RAILS];
+	struct stats_args a = { 0 };
+	struct stats_view v = { 0 };
+	struct rg_counter *prev;
 	struct rg_datapath dp;
-	struct show_opts o = { 0 };
-	char err[256];
-	int ret = RG_EXIT_FAIL;
+	int first, ret = RG_EXIT_FAIL;
+	enum rg_opts_result r = cli_parse(&rg_stats_opts, g, argc, argv, &a, &first);
 
-	p = cli_parse(&rg_stats_opts, g, argc, argv, &o, &first);
-	if (p != RG_OPTS_RUN)
-		return rg_opts_exit(p);
+	if (r != RG_OPTS_RUN)
+		return rg_opts_exit(r);
 	if (first < argc) {
 		rg_opts_usage_line(stderr, &rg_stats_opts);
 		return RG_EXIT_USAGE;
@@ -210,74 +295,17 @@ int rg_cmd_stats(struct rg_global_opts *g, int argc, char **argv)
 		rg_datapath_close(&dp);
 		return RG_EXIT_FAIL;
 	}
-	c = calloc(RG_STAT_SLOTS, sizeof(*c));
+	v.c = calloc(RG_STAT_SLOTS, sizeof(*v.c));
 	prev = calloc(RG_STAT_SLOTS, sizeof(*prev));
-	if (!c || !prev)
-		goto out;
-	if (o.reset) {
-		if (rg_map_set_reset_stats(&dp.maps, err, sizeof(err))) {
-			fprintf(stderr, "railgate stats: %s\n", err);
-			goto out;
-		}
-		printf("counters reset\n");
-		ret = RG_EXIT_OK;
-		goto out;
+	if (v.c && prev) {
+		if (a.reset)
+			ret = stats_reset(&dp);
+		else if (!a.watch)
+			ret = stats_once(&dp, &a, &v);
+		else
+			ret = stats_watch(&dp, &a, &v, prev);
 	}
-	rg_datapath_active_rails(&dp, rails);
-	if (rg_map_set_read_stats(&dp.maps, c, err, sizeof(err))) {
-		fprintf(stderr, "railgate stats: %s\n", err);
-		goto out;
-	}
-	if (!o.watch) {
-		struct rg_counter side[RG_SIDE_MAX];
-
-		if (rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err))) {
-			fprintf(stderr, "railgate stats: %s\n", err);
-			goto out;
-		}
-		if (o.json) {
-			cli_print_json(stats_json(rails, c, side));
-		} else {
-			stats_table(rails, c, NULL, 0);
-			side_table(side);
-		}
-		ret = RG_EXIT_OK;
-		goto out;
-	}
-	signal(SIGINT, on_sigint);
-	signal(SIGTERM, on_sigint);
-	for (long i = 0; !stop_watch && (!o.count || i < o.count); i++) {
-		struct timespec ts = { (time_t)o.watch, (long)((o.watch - (time_t)o.watch) * 1e9) };
-
-		memcpy(prev, c, RG_STAT_SLOTS * sizeof(*c));
-		nanosleep(&ts, NULL);
-		if (stop_watch)
-			break;
-		rg_datapath_active_rails(&dp, rails);
-		if (rg_map_set_read_stats(&dp.maps, c, err, sizeof(err))) {
-			fprintf(stderr, "railgate stats: %s\n", err);
-			goto out;
-		}
-		if (o.json) {
-			struct rg_counter side[RG_SIDE_MAX] = { 0 };
-			struct json_object *js;
-
-			/* the side counters as totals: they are no frame rates */
-			rg_map_set_read_side_stats(&dp.maps, side, err, sizeof(err));
-			js = stats_json(rails, c, side);
-
-			json_object_object_add(js, "interval_seconds", json_object_new_double(o.watch));
-			printf("%s\n", json_object_to_json_string_ext(js, JSON_C_TO_STRING_PLAIN));
-			json_object_put(js);
-		} else {
-			printf("--- rates over %.1f s\n", o.watch);
-			stats_table(rails, c, prev, o.watch);
-		}
-		fflush(stdout);
-	}
-	ret = RG_EXIT_OK;
-out:
-	free(c);
+	free(v.c);
 	free(prev);
 	rg_datapath_close(&dp);
 	return ret;
