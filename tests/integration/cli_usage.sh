@@ -43,6 +43,17 @@ for c in status stats down; do
 	grep -q "^usage: railgate $c" "$TMP/err" && ok "$c with a bad option prints its usage on stderr" ||
 		fail "$c with a bad option prints its usage on stderr"
 done
+# The global options before or after the command name, in either form.
+for form in "--pin-dir $TMP/gdir status" "status --pin-dir $TMP/gdir" "status --pin-dir=$TMP/gdir --json" \
+	"stats --pin-dir $TMP/gdir" "lookup 10.0.0.1 --pin-dir $TMP/gdir" "monitor --pin-dir $TMP/gdir"; do
+	# shellcheck disable=SC2086
+	err=$(RAILGATE_PIN_DIR=$TMP/elsewhere $RG $form 2>&1 >/dev/null); rc=$?
+	check_eq "railgate $form: exit 1, not up" 1 "$rc"
+	case $err in
+	*"$TMP/gdir/"*) ok "railgate $form reads the pin directory given" ;;
+	*) fail "railgate $form reads the pin directory given"; echo "# got: $err" ;;
+	esac
+done
 $RG lookup >/dev/null 2>&1; check_eq "lookup without an IP exits 2" 2 "$?"
 $RG help nosuch >/dev/null 2>&1; check_eq "help of an unknown command exits 2" 2 "$?"
 $RG nosuch >/dev/null 2>&1; check_eq "an unknown command exits 2" 2 "$?"
