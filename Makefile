@@ -172,6 +172,13 @@ $(BUILD)/railgate-bench: $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRCS)) $(LIB)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(DOCTOR_LIB) $(POD_LIB) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LDLIBS) -lcmocka
 
+# The option tables' test reads every command's table: it links the
+# command's objects (main.o aside) before the archives they call.
+RAILGATE_CMD_OBJS := $(filter-out $(BUILD)/tools/railgate/main.o,$(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)))
+$(BUILD)/tests/unit/test_cli_options: $(BUILD)/tests/unit/test_cli_options.o $(RAILGATE_CMD_OBJS) \
+				      $(DOCTOR_LIB) $(POD_LIB) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS) -lcmocka
+
 $(BUILD)/%: tests/tools/%.c | $(BUILD)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ $(LDFLAGS) -o $@ $<
 

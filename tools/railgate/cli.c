@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include <arpa/inet.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
 #include <unistd.h>
+#include <json-c/json.h>
 
 #include "tools/railgate/cli.h"
 #include "loader/datapath/datapath.h"
@@ -67,4 +68,35 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(railgate %s --help for usage)\n", cmd);
 	return 2;
+}
+
+const struct rg_opt cli_global_options[] = {
+	{ .name = "pin-dir", .arg = "DIR", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct rg_global_opts, pin_dir), .complete = RG_COMPLETE_DIR,
+	  .help = "the pin directory (default " RG_DEFAULT_PIN_DIR ";\n"
+		  "$RAILGATE_PIN_DIR overrides)" },
+	{ 0 },
+};
+
+enum rg_opts_result cli_parse(const struct rg_cmd_opts *cmd, struct rg_global_opts *g, int argc,
+			      char **argv, void *args, int *first_arg)
+{
+	return rg_opts_parse(cmd, cli_global_options, g, argc, argv, args, first_arg);
+}
+
+int cli_open_running(const struct rg_global_opts *g, struct rg_datapath *dp, const char *cmd)
+{
+	char err[512];
+	int ret = cli_open_datapath(g->pin_dir, dp, err, sizeof(err));
+
+	if (ret)
+		fprintf(stderr, "railgate %s: %s\n", cmd, err);
+	return ret;
+}
+
+void cli_print_json(struct json_object *o)
+{
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
 }

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tools/railgate/commands.h"
+#include "tools/railgate/options.h"
 #include "loader/config/config.h"
 #include "lib/netfmt.h"
 #include "loader/plan/plan.h"
@@ -29,5 +31,22 @@ int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, si
 /* Describe a route entry: "rail rail1", "frontend", "drop no_route", "pass". */
 const char *cli_route_desc(uint32_t entry, const struct rg_rail rails[RG_MAX_RAILS],
 			   char *buf, size_t n);
+
+/* The global options (--pin-dir): every command takes them before its
+ * name (main) and after it (cli_parse). */
+extern const struct rg_opt cli_global_options[];
+
+/* Parse a command's argv with its table and the global options into g:
+ * rg_opts_parse. */
+enum rg_opts_result cli_parse(const struct rg_cmd_opts *cmd, struct rg_global_opts *g, int argc,
+			      char **argv, void *args, int *first_arg);
+
+/* Open the running datapath as cli_open_datapath, or say on stderr
+ * "railgate CMD: why" (not up, ...).  The caller closes dp also on failure. */
+int cli_open_running(const struct rg_global_opts *g, struct rg_datapath *dp, const char *cmd);
+
+/* One JSON document, pretty, on stdout; o is freed. */
+struct json_object;
+void cli_print_json(struct json_object *o);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* railgate check -c FILE: validate and print the compiled table.  Touches
  * nothing: no netlink, no BPF. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,40 +64,42 @@ static void print_table(struct rg_plan *plan)
 	printf("  %-18s pass (the pod's own routes decide)\n", "anything else");
 }
 
-static const char check_help[] =
-"usage: railgate check [-c FILE]\n"
-"\n"
-"Parse and validate a RailConfig (no kernel access, no root needed) and print\n"
-"the rails and the compiled table, longest prefix first.  An error names\n"
-"FILE:LINE:COL; every error in the file is reported.\n"
-"\n"
-"Options:\n"
-"  -c, --config FILE  the RailConfig (default " RG_DEFAULT_CONFIG ")\n"
-"  -h, --help         this text\n";
+struct check_args {
+	const char *config;
+};
 
-int rg_cmd_check(const struct rg_global_opts *g, int argc, char **argv)
+static const struct rg_opt check_options[] = {
+	{ .name = "config", .short_name = 'c', .arg = "FILE", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct check_args, config), .complete = RG_COMPLETE_FILE,
+	  .help = "the RailConfig (default " RG_DEFAULT_CONFIG ")" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_check_opts = {
+	.name = "check",
+	.usage = "usage: railgate check [-c FILE]",
+	.about = "Parse and validate a RailConfig (no kernel access, no root needed) and print\n"
+		 "the rails and the compiled table, longest prefix first.  An error names\n"
+		 "FILE:LINE:COL; every error in the file is reported.",
+	.opts = check_options,
+	.args_size = sizeof(struct check_args),
+	.after = RG_AFTER_USAGE,
+};
+
+int rg_cmd_check(struct rg_global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *path = RG_DEFAULT_CONFIG;
+	struct check_args a = { .config = RG_DEFAULT_CONFIG };
+	const char *path;
 	struct rg_config cfg = { 0 };
 	struct rg_plan plan = { 0 };
 	struct rg_fib_image img = { 0 };
 	char err[512], hex[65], gw[16];
-	int c, ret = RG_EXIT_FAIL;
+	int first, ret = RG_EXIT_FAIL;
+	enum rg_opts_result r = cli_parse(&rg_check_opts, g, argc, argv, &a, &first);
 
-	(void)g;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': path = optarg; break;
-		case 'h': fputs(check_help, stdout); return RG_EXIT_OK;
-		default:  fprintf(stderr, "usage: railgate check [-c FILE]\n"); return RG_EXIT_USAGE;
-		}
-	}
+	if (r != RG_OPTS_RUN)
+		return rg_opts_exit(r);
+	path = a.config;    /* arguments after the options: ignored, as always */
 	if (cli_load_config(path, &cfg))
 		return RG_EXIT_FAIL;
 	if (rg_plan_build(&plan, &cfg, NULL, err, sizeof(err)) ||

@@ -7,7 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +27,7 @@ struct doctor_args {
 	const char *netns;
 	long pid;
 	bool all_pods;
+	int pods;                    /* how many of --netns, --pid and --all-pods were given */
 	bool json;
 	const char *config;
 	double sample;
@@ -34,75 +35,101 @@ struct doctor_args {
 	size_t n_cni_dirs;
 };
 
-static const char doctor_usage[] =
-	"usage: railgate doctor [--netns NAME | --pid PID | --all-pods] [--json] [-c FILE]\n"
-	"                       [--cni-results DIR...] [--sample SECS]\n"
-	"\n"
-	"Check this node (railgate attached on every representor, the uplink, the gateway\n"
-	"MAC, growing drop counters, MTUs, nftables) and the pods named, and say which of\n"
-	"the field report's scenarios (docs/failure-scenarios.md) breaks them, with the\n"
-	"evidence and the fix.\n"
-	"\n"
-	"Options:\n"
-	"  -c FILE            rail config (default " RG_DEFAULT_CONFIG ")\n"
-	"  --all-pods         every network namespace under " NETNS_DIR " with a rail address\n"
-	"  --cni-results DIR  libcni result caches (default " RG_CNI_RESULTS_DIR " and\n"
-	"                     " RG_CNI_MULTUS_RESULTS_DIR ")\n"
-	"  --sample SECS      how long to watch the drop counters (default 1)\n"
-	"  -h, --help         this text\n"
-	"\n"
-	"Exit 0 when no check failed, 1 when one did, 2 usage.\n";
-
-enum { OPT_NETNS = 256, OPT_PID, OPT_ALL, OPT_JSON, OPT_CNI, OPT_SAMPLE };
-
-static int parse_doctor_args(int argc, char **argv, struct doctor_args *a)
+/* --netns, --pid, --all-pods: one pod selection, each counted. */
+static int parse_netns(const char *arg, void *args, char *msg, size_t n)
 {
-	static const struct option opts[] = {
-		{ "netns", required_argument, NULL, OPT_NETNS },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "all-pods", no_argument, NULL, OPT_ALL },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "cni-results", required_argument, NULL, OPT_CNI },
-		{ "sample", required_argument, NULL, OPT_SAMPLE },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
+	struct doctor_args *a = args;
+
+	a->netns = arg;
+	a->pods++;
+	return 0;
+}
+
+static int parse_pid(const char *arg, void *args, char *msg, size_t n)
+{
+	struct doctor_args *a = args;
 	char *end;
-	int c, pods = 0;
+
+	a->pid = strtol(arg, &end, 10);
+	if (*end || a->pid <= 0) {
+		snprintf(msg, n, "--pid '%s' is not a process id", arg);
+		return -1;
+	}
+	a->pods++;
+	return 0;
+}
+
+static int parse_all_pods(const char *arg, void *args, char *msg, size_t n)
+{
+	struct doctor_args *a = args;
+
+	a->all_pods = true;
+	a->pods++;
+	return 0;
+}
+
+static int parse_cni_dir(const char *arg, void *args, char *msg, size_t n)
+{
+	struct doctor_args *a = args;
+
+	if (a->n_cni_dirs == RG_DOCTOR_MAX_CNI_DIRS) {
+		snprintf(msg, n, "too many --cni-results (%s is one more than 8)", arg);
+		return -1;
+	}
+	a->cni_dirs[a->n_cni_dirs++] = arg;
+	return 0;
+}
+
+static const struct rg_opt doctor_options[] = {
+	{ .name = "netns", .arg = "NAME", .kind = RG_OPT_CALL, .parse = parse_netns,
+	  .complete = RG_COMPLETE_NETNS, .help = "the pod's namespace, " NETNS_DIR "/NAME" },
+	{ .name = "pid", .arg = "PID", .kind = RG_OPT_CALL, .parse = parse_pid,
+	  .help = "the namespace of a process in the pod" },
+	{ .name = "all-pods", .kind = RG_OPT_CALL, .parse = parse_all_pods,
+	  .help = "every network namespace under " NETNS_DIR " with a rail address" },
+	{ .name = "json", .kind = RG_OPT_FLAG, .offset = offsetof(struct doctor_args, json),
+	  .help = "one JSON document (docs/commands.md names the fields)" },
+	{ .name = "config", .short_name = 'c', .arg = "FILE", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct doctor_args, config), .complete = RG_COMPLETE_FILE,
+	  .help = "rail config (default " RG_DEFAULT_CONFIG ")" },
+	{ .name = "cni-results", .arg = "DIR", .kind = RG_OPT_CALL, .parse = parse_cni_dir,
+	  .complete = RG_COMPLETE_DIR,
+	  .help = "libcni result caches, repeatable (default\n"
+		  RG_CNI_RESULTS_DIR " and " RG_CNI_MULTUS_RESULTS_DIR ")" },
+	{ .name = "sample", .arg = "SECS", .kind = RG_OPT_DOUBLE, .offset = offsetof(struct doctor_args, sample),
+	  .min = 0.1, .max = 60, .bad = "--sample '%s': seconds from 0.1 to 60",
+	  .help = "how long to watch the drop counters (default 1)" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_doctor_opts = {
+	.name = "doctor",
+	.usage = "usage: railgate doctor [--netns NAME | --pid PID | --all-pods] [--json] [-c FILE]\n"
+		 "                       [--cni-results DIR...] [--sample SECS]",
+	.about = "Check this node (railgate attached on every representor, the uplink, the gateway\n"
+		 "MAC, growing drop counters, MTUs, nftables) and the pods named, and say which of\n"
+		 "the field report's scenarios (docs/failure-scenarios.md) breaks them, with the\n"
+		 "evidence and the fix.",
+	.opts = doctor_options,
+	.args_size = sizeof(struct doctor_args),
+	.trailer = "Exit 0 when no check failed, 1 when one did, 2 usage.",
+	.after = RG_AFTER_HINT,
+	.unknown = "unknown option",
+};
+
+static int parse_doctor_args(struct rg_global_opts *g, int argc, char **argv, struct doctor_args *a)
+{
+	int first;
+	enum rg_opts_result r;
 
 	memset(a, 0, sizeof(*a));
 	a->sample = 1;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_NETNS: a->netns = optarg; pods++; break;
-		case OPT_PID:
-			a->pid = strtol(optarg, &end, 10);
-			if (*end || a->pid <= 0)
-				return cli_usage_error("doctor", "--pid '%s' is not a process id", optarg);
-			pods++;
-			break;
-		case OPT_ALL: a->all_pods = true; pods++; break;
-		case OPT_JSON: a->json = true; break;
-		case OPT_CNI:
-			if (a->n_cni_dirs == RG_DOCTOR_MAX_CNI_DIRS)
-				return cli_usage_error("doctor", "too many --cni-results (%s is one more than 8)", optarg);
-			a->cni_dirs[a->n_cni_dirs++] = optarg;
-			break;
-		case OPT_SAMPLE:
-			a->sample = strtod(optarg, &end);
-			if (*end || !(a->sample >= 0.1 && a->sample <= 60))
-				return cli_usage_error("doctor", "--sample '%s': seconds from 0.1 to 60", optarg);
-			break;
-		case 'c': a->config = optarg; break;
-		case 'h': fputs(doctor_usage, stdout); return -1;
-		default: return cli_usage_error("doctor", "%s", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
-	if (pods > 1)
+	r = cli_parse(&rg_doctor_opts, g, argc, argv, a, &first);
+	if (r != RG_OPTS_RUN)
+		return r == RG_OPTS_HELP ? -1 : RG_EXIT_USAGE;
+	if (first < argc)
+		return cli_usage_error("doctor", "unexpected argument '%s'", argv[first]);
+	if (a->pods > 1)
 		return cli_usage_error("doctor", "%s", "give one of --netns, --pid and --all-pods");
 	if (!a->n_cni_dirs) {
 		a->cni_dirs[a->n_cni_dirs++] = RG_CNI_RESULTS_DIR;
@@ -205,7 +232,7 @@ static void print_text(const struct rg_checks *cs)
 	       rg_checks_count(cs, RG_CHECK_WARN), rg_checks_count(cs, RG_CHECK_PASS));
 }
 
-int rg_cmd_doctor(const struct rg_global_opts *g, int argc, char **argv)
+int rg_cmd_doctor(struct rg_global_opts *g, int argc, char **argv)
 {
 	struct doctor_args a;
 	struct rg_config cfg = { 0 };
@@ -213,7 +240,7 @@ int rg_cmd_doctor(const struct rg_global_opts *g, int argc, char **argv)
 	struct rg_doctor_ctx x = { 0 };
 	struct rg_checks cs = { 0 };
 	char err[512];
-	int ret = parse_doctor_args(argc, argv, &a), rc;
+	int ret = parse_doctor_args(g, argc, argv, &a), rc;
 
 	if (ret)
 		return ret < 0 ? RG_EXIT_OK : ret;

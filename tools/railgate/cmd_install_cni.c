@@ -7,9 +7,9 @@
  * Calico and Cilium install theirs.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,26 +18,40 @@
 #include <unistd.h>
 
 #include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
 #include "lib/files.h"
 
 #define CNI_BIN_DIR     "/opt/cni/bin"
 #define CNI_PLUGIN_NAME "railgate"   /* the "type" a NetworkAttachmentDefinition names */
 #define PLUGIN_MAX_BYTES (64u << 20) /* a static railgate-cni is a few MiB */
 
-static const char install_help[] =
-"usage: railgate install-cni [--dest DIR] [--source FILE] [--name NAME]\n"
-"\n"
-"Copy the railgate-cni plugin into a CNI bin directory atomically (a temporary\n"
-"file in DIR, then a rename), so the kubelet never runs a half-written plugin.\n"
-"The DaemonSet's init container runs it with the host's directory mounted.\n"
-"\n"
-"Options:\n"
-"  --dest DIR     the CNI bin directory (default " CNI_BIN_DIR ")\n"
-"  --source FILE  the plugin (default: railgate-cni beside this railgate binary)\n"
-"  --name NAME    the file name in DIR, the NAD's \"type\" (default " CNI_PLUGIN_NAME ")\n"
-"  -h, --help     this text\n";
+struct install_args {
+	const char *dest;
+	const char *source;          /* NULL: railgate-cni beside this binary */
+	const char *name;
+};
 
-enum install_opt { OPT_DEST = 256, OPT_SOURCE, OPT_NAME };
+static const struct rg_opt install_options[] = {
+	{ .name = "dest", .arg = "DIR", .kind = RG_OPT_STRING, .offset = offsetof(struct install_args, dest),
+	  .complete = RG_COMPLETE_DIR, .help = "the CNI bin directory (default " CNI_BIN_DIR ")" },
+	{ .name = "source", .arg = "FILE", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct install_args, source), .complete = RG_COMPLETE_FILE,
+	  .help = "the plugin (default: railgate-cni beside this railgate binary)" },
+	{ .name = "name", .arg = "NAME", .kind = RG_OPT_STRING, .offset = offsetof(struct install_args, name),
+	  .help = "the file name in DIR, the NAD's \"type\" (default " CNI_PLUGIN_NAME ")" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_install_cni_opts = {
+	.name = "install-cni",
+	.usage = "usage: railgate install-cni [--dest DIR] [--source FILE] [--name NAME]",
+	.about = "Copy the railgate-cni plugin into a CNI bin directory atomically (a temporary\n"
+		 "file in DIR, then a rename), so the kubelet never runs a half-written plugin.\n"
+		 "The DaemonSet's init container runs it with the host's directory mounted.",
+	.opts = install_options,
+	.args_size = sizeof(struct install_args),
+	.after = RG_AFTER_USAGE,
+};
 
 /* railgate-cni beside /proc/self/exe: build/ and the image keep them together. */
 static int default_source(char *out, size_t n)
@@ -88,38 +102,25 @@ static bool same_content(const char *path, const char *data, size_t len)
 	return same;
 }
 
-int rg_cmd_install_cni(const struct rg_global_opts *g, int argc, char **argv)
+int rg_cmd_install_cni(struct rg_global_opts *g, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dest", required_argument, NULL, OPT_DEST },
-		{ "source", required_argument, NULL, OPT_SOURCE },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *dest = CNI_BIN_DIR, *name = CNI_PLUGIN_NAME, *source = NULL;
+	struct install_args a = { .dest = CNI_BIN_DIR, .name = CNI_PLUGIN_NAME };
+	const char *dest, *name, *source;
 	char src[PATH_MAX], target[PATH_MAX], err[PATH_MAX + 128], *data = NULL;
 	struct stat st;
 	size_t len = 0;
-	int c, ret;
+	int first, ret;
+	enum rg_opts_result r = cli_parse(&rg_install_cni_opts, g, argc, argv, &a, &first);
 
-	(void)g;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_DEST: dest = optarg; break;
-		case OPT_SOURCE: source = optarg; break;
-		case OPT_NAME: name = optarg; break;
-		case 'h': fputs(install_help, stdout); return RG_EXIT_OK;
-		default:
-			fprintf(stderr, "%.*s\n", (int)strcspn(install_help, "\n"), install_help);
-			return RG_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "railgate install-cni: unexpected argument %s\n", argv[optind]);
+	if (r != RG_OPTS_RUN)
+		return rg_opts_exit(r);
+	if (first < argc) {
+		fprintf(stderr, "railgate install-cni: unexpected argument %s\n", argv[first]);
 		return RG_EXIT_USAGE;
 	}
+	dest = a.dest;
+	name = a.name;
+	source = a.source;
 	if (!*name || strchr(name, '/') || name[0] == '.') {
 		fprintf(stderr, "railgate install-cni: --name '%s' is not a file name\n", name);
 		return RG_EXIT_USAGE;

@@ -11,7 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,35 +31,6 @@
 
 #define POLL_MS          200
 #define LOSS_REPORT_NS   (5 * RG_NSEC_PER_SEC)
-
-/* A format: the budget's figures come from maps/rg_abi.h. */
-static const char monitor_help[] =
-"usage: railgate monitor [--drops | --all] [--rail NAME] [--json] [--count N]\n"
-"\n"
-"Print the datapath's events as they happen, one line each: time, rail,\n"
-"representor, hook, verdict or drop reason, protocol, source and destination\n"
-"(with ports, or ICMP type and code), TTL and length.  The datapath writes\n"
-"events only while a monitor runs (a lease renewed every second: a monitor\n"
-"killed with SIGKILL stops them within %u s); up to %u monitors at once, each\n"
-"with a ring of its own.  Events are rate-limited for the node (%u/s,\n"
-"burst %u, shared by all monitors); with --all the verdicts that are no\n"
-"drops are sampled 1 in %u per CPU.  Events refused by the rate limit or lost\n"
-"to a full ring are counted (monitor_ratelimited, monitor_lost in `stats`) and\n"
-"reported every 5 s when they grew, and at exit.\n"
-"\n"
-"Options:\n"
-"  --drops       drop reasons only (the default)\n"
-"  --all         every verdict: forwarded and passed frames too (sampled)\n"
-"  --rail NAME   only events of frames from this rail\n"
-"  --json        one JSON object per line (JSON Lines): \"type\":\"event\" for\n"
-"                an event, \"loss\" and \"summary\" for the counts\n"
-"                (docs/commands.md names every field)\n"
-"  --count N     exit after N events\n"
-"  -h, --help    this text\n"
-"\n"
-"Exit status: 0 at --count, SIGINT or SIGTERM; 1 when railgate is not up (or is\n"
-"taken down while the monitor runs), the rail is unknown or every monitor slot\n"
-"is taken; 2 for bad usage.\n";
 
 struct monitor_opts {
 	enum rg_monitor_scope scope;
@@ -97,52 +68,75 @@ static uint64_t clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * RG_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
-/* 0, 1 (--help printed) or 2 (bad usage, said why). */
-static int parse_monitor_opts(int argc, char **argv, struct monitor_opts *o)
+/* What the datapath's event budget is: the figures come from maps/rg_abi.h. */
+static void write_monitor_about(FILE *f)
 {
-	static const struct option opts[] = {
-		{ "drops", no_argument, NULL, 'd' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "rail", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	bool drops = false, all = false;
-	char *end;
-	int c;
+	fprintf(f,
+"Print the datapath's events as they happen, one line each: time, rail,\n"
+"representor, hook, verdict or drop reason, protocol, source and destination\n"
+"(with ports, or ICMP type and code), TTL and length.  The datapath writes\n"
+"events only while a monitor runs (a lease renewed every second: a monitor\n"
+"killed with SIGKILL stops them within %u s); up to %u monitors at once, each\n"
+"with a ring of its own.  Events are rate-limited for the node (%u/s,\n"
+"burst %u, shared by all monitors); with --all the verdicts that are no\n"
+"drops are sampled 1 in %u per CPU.  Events refused by the rate limit or lost\n"
+"to a full ring are counted (monitor_ratelimited, monitor_lost in `stats`) and\n"
+"reported every 5 s when they grew, and at exit.\n",
+		(unsigned)(RG_MONITOR_LEASE_NS / RG_NSEC_PER_SEC), (unsigned)RG_MONITOR_SLOTS,
+		RG_MONITOR_RATE, RG_MONITOR_BURST, RG_MONITOR_SAMPLE);
+}
 
-	*o = (struct monitor_opts){ .scope = RG_MONITOR_DROPS };
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "dar:jn:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': drops = true; break;
-		case 'a': all = true; break;
-		case 'r': o->rail = optarg; break;
-		case 'j': o->json = true; break;
-		case 'n':
-			errno = 0;
-			o->count = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->count <= 0)
-				return cli_usage_error("monitor", "--count wants a positive number, "
-						       "not '%s'", optarg);
-			break;
-		case 'h':
-			printf(monitor_help, (unsigned)(RG_MONITOR_LEASE_NS / RG_NSEC_PER_SEC),
-			       (unsigned)RG_MONITOR_SLOTS, RG_MONITOR_RATE, RG_MONITOR_BURST, RG_MONITOR_SAMPLE);
-			return 1;
-		default:
-			return cli_usage_error("monitor", "unknown option or missing argument: %s",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("monitor", "unexpected argument '%s'", argv[optind]);
-	if (drops && all)
+struct monitor_args {
+	struct monitor_opts o;
+	bool drops, all;
+};
+
+static const struct rg_opt monitor_options[] = {
+	{ .name = "drops", .short_name = 'd', .kind = RG_OPT_FLAG,
+	  .offset = offsetof(struct monitor_args, drops), .help = "drop reasons only (the default)" },
+	{ .name = "all", .short_name = 'a', .kind = RG_OPT_FLAG, .offset = offsetof(struct monitor_args, all),
+	  .help = "every verdict: forwarded and passed frames too (sampled)" },
+	{ .name = "rail", .short_name = 'r', .arg = "NAME", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct monitor_args, o.rail), .help = "only events of frames from this rail" },
+	{ .name = "json", .short_name = 'j', .kind = RG_OPT_FLAG, .offset = offsetof(struct monitor_args, o.json),
+	  .help = "one JSON object per line (JSON Lines): \"type\":\"event\" for\n"
+		  "an event, \"loss\" and \"summary\" for the counts\n"
+		  "(docs/commands.md names every field)" },
+	{ .name = "count", .short_name = 'n', .arg = "N", .kind = RG_OPT_LONG,
+	  .offset = offsetof(struct monitor_args, o.count), .min = 1, .max = LONG_MAX,
+	  .bad = "--count wants a positive number, not '%s'", .help = "exit after N events" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_monitor_opts = {
+	.name = "monitor",
+	.usage = "usage: railgate monitor [--drops | --all] [--rail NAME] [--json] [--count N]",
+	.write_about = write_monitor_about,
+	.opts = monitor_options,
+	.args_size = sizeof(struct monitor_args),
+	.trailer = "Exit status: 0 at --count, SIGINT or SIGTERM; 1 when railgate is not up (or is\n"
+		   "taken down while the monitor runs), the rail is unknown or every monitor slot\n"
+		   "is taken; 2 for bad usage.",
+	.after = RG_AFTER_HINT,
+	.unknown = "unknown option or missing argument: %s",
+	.quiet = true,
+};
+
+/* 0, 1 (--help printed) or 2 (bad usage, said why). */
+static int parse_monitor_opts(struct rg_global_opts *g, int argc, char **argv, struct monitor_opts *o)
+{
+	struct monitor_args a = { .o = { .scope = RG_MONITOR_DROPS } };
+	int first;
+	enum rg_opts_result r = cli_parse(&rg_monitor_opts, g, argc, argv, &a, &first);
+
+	if (r != RG_OPTS_RUN)
+		return r == RG_OPTS_HELP ? 1 : 2;
+	*o = a.o;
+	if (first < argc)
+		return cli_usage_error("monitor", "unexpected argument '%s'", argv[first]);
+	if (a.drops && a.all)
 		return cli_usage_error("monitor", "--drops and --all exclude each other");
-	if (all)
+	if (a.all)
 		o->scope = RG_MONITOR_ALL;
 	if (o->rail && !*o->rail)
 		return cli_usage_error("monitor", "--rail wants a rail name");
@@ -443,12 +437,12 @@ out:
 	return ret;
 }
 
-int rg_cmd_monitor(const struct rg_global_opts *g, int argc, char **argv)
+int rg_cmd_monitor(struct rg_global_opts *g, int argc, char **argv)
 {
 	struct monitor m = { .rail_id = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };   /* no SA_RESTART: poll returns */
 	char err[512];
-	int ret = parse_monitor_opts(argc, argv, &m.o);
+	int ret = parse_monitor_opts(g, argc, argv, &m.o);
 
 	if (ret)
 		return ret == 1 ? RG_EXIT_OK : RG_EXIT_USAGE;

@@ -8,7 +8,7 @@
  * railgate up the matrix still runs, without the counters' evidence.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,25 +37,6 @@ struct probe_args {
 	bool json;
 };
 
-static const char probe_usage[] =
-	"usage: railgate probe --netns NAME | --pid PID [--to IP...] [--count N] [--json]\n"
-	"                      [-c FILE] [--timeout MS] [--port N]\n"
-	"\n"
-	"From every rail interface of the pod (a socket bound to its address), send N\n"
-	"ICMP echoes and N UDP datagrams (default 3) to each target: --to, else the\n"
-	"config's spec.probe.targets.  Never a rail's gateway: the switch answers its own\n"
-	"addresses even when it does not route between rails.  For a cell that lost\n"
-	"probes, the node's counters say where the frames died.\n"
-	"\n"
-	"Options:\n"
-	"  -c FILE      rail config (default " RG_DEFAULT_CONFIG " when it exists)\n"
-	"  --timeout MS wait for answers after the last probe of a round (default 1000)\n"
-	"  --port N     UDP port (default spec.probe.port, else 33434: a closed port\n"
-	"               answers too, as far as the target's ICMP rate limit lets it)\n"
-	"  -h, --help   this text\n"
-	"\n"
-	"Exit 0 when every probe was answered, 1 when one was lost, 2 usage.\n";
-
 /* An integer option in [lo, hi]. */
 static int int_arg(const char *s, int lo, int hi, int *out)
 {
@@ -70,70 +51,121 @@ static int int_arg(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
-enum { OPT_NETNS = 256, OPT_PID, OPT_TO, OPT_COUNT, OPT_TIMEOUT, OPT_PORT, OPT_JSON };
-
-static int parse_probe_args(int argc, char **argv, struct probe_args *a)
+/* --netns NAME or --pid PID: the one pod, its namespace's path. */
+static int parse_pod(const char *arg, bool by_pid, struct probe_args *a, char *msg, size_t n)
 {
-	static const struct option opts[] = {
-		{ "netns", required_argument, NULL, OPT_NETNS },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ "count", required_argument, NULL, OPT_COUNT },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "port", required_argument, NULL, OPT_PORT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c, v;
+	int v;
+
+	if (a->netns_label) {
+		snprintf(msg, n, "%s: give one --netns or --pid", arg);
+		return -1;
+	}
+	if (!by_pid ? rg_pod_netns_path_by_name(arg, a->netns_path, sizeof(a->netns_path))
+	    : (int_arg(arg, 1, 1 << 30, &v) ||
+	       rg_pod_netns_path_by_pid(v, a->netns_path, sizeof(a->netns_path)))) {
+		snprintf(msg, n, "'%s' is not a namespace name or a pid", arg);
+		return -1;
+	}
+	a->netns_label = arg;
+	return 0;
+}
+
+static int parse_netns(const char *arg, void *args, char *msg, size_t n)
+{
+	return parse_pod(arg, false, args, msg, n);
+}
+
+static int parse_pid(const char *arg, void *args, char *msg, size_t n)
+{
+	return parse_pod(arg, true, args, msg, n);
+}
+
+static int parse_to(const char *arg, void *args, char *msg, size_t n)
+{
+	struct probe_args *a = args;
+
+	if (a->n_to == PROBE_MAX_TARGETS) {
+		snprintf(msg, n, "too many --to (at most 64, %s is one more)", arg);
+		return -1;
+	}
+	if (rg_ipv4_parse(arg, &a->to[a->n_to])) {
+		snprintf(msg, n, "--to '%s' is not an IPv4 address", arg);
+		return -1;
+	}
+	a->n_to++;
+	return 0;
+}
+
+static int parse_port(const char *arg, void *args, char *msg, size_t n)
+{
+	struct probe_args *a = args;
+	int v;
+
+	if (int_arg(arg, 1, 65535, &v)) {
+		snprintf(msg, n, "--port '%s': a port from 1 to 65535", arg);
+		return -1;
+	}
+	a->port = (uint16_t)v;
+	a->port_given = true;
+	return 0;
+}
+
+static const struct rg_opt probe_options[] = {
+	{ .name = "netns", .arg = "NAME", .kind = RG_OPT_CALL, .parse = parse_netns,
+	  .complete = RG_COMPLETE_NETNS, .help = "the pod's namespace, /run/netns/NAME" },
+	{ .name = "pid", .arg = "PID", .kind = RG_OPT_CALL, .parse = parse_pid,
+	  .help = "the namespace of a process in the pod" },
+	{ .name = "to", .arg = "IP", .kind = RG_OPT_CALL, .parse = parse_to,
+	  .help = "a target beyond the switch, repeatable (default: the\n"
+		  "config's spec.probe.targets)" },
+	{ .name = "count", .arg = "N", .kind = RG_OPT_INT, .offset = offsetof(struct probe_args, count),
+	  .min = 1, .max = RG_PROBE_MAX_COUNT, .bad = "--count '%s': a number from 1 to 100",
+	  .help = "probes of each kind per cell (default 3, at most 100)" },
+	{ .name = "json", .kind = RG_OPT_FLAG, .offset = offsetof(struct probe_args, json),
+	  .help = "one JSON document (docs/commands.md names the fields)" },
+	{ .name = "config", .short_name = 'c', .arg = "FILE", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct probe_args, config), .complete = RG_COMPLETE_FILE,
+	  .help = "rail config (default " RG_DEFAULT_CONFIG "\n"
+		  "when it exists)" },
+	{ .name = "timeout", .arg = "MS", .kind = RG_OPT_INT, .offset = offsetof(struct probe_args, timeout_ms),
+	  .min = 1, .max = 10000, .bad = "--timeout '%s': milliseconds from 1 to 10000",
+	  .help = "wait for answers after the last probe of a round (default 1000)" },
+	{ .name = "port", .arg = "N", .kind = RG_OPT_CALL, .parse = parse_port,
+	  .help = "UDP port (default spec.probe.port, else 33434: a closed port\n"
+		  "answers too, as far as the target's ICMP rate limit lets it)" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_probe_opts = {
+	.name = "probe",
+	.usage = "usage: railgate probe --netns NAME | --pid PID [--to IP...] [--count N] [--json]\n"
+		 "                      [-c FILE] [--timeout MS] [--port N]",
+	.about = "From every rail interface of the pod (a socket bound to its address), send N\n"
+		 "ICMP echoes and N UDP datagrams (default 3) to each target: --to, else the\n"
+		 "config's spec.probe.targets.  Never a rail's gateway: the switch answers its own\n"
+		 "addresses even when it does not route between rails.  For a cell that lost\n"
+		 "probes, the node's counters say where the frames died.",
+	.opts = probe_options,
+	.args_size = sizeof(struct probe_args),
+	.trailer = "Exit 0 when every probe was answered, 1 when one was lost, 2 usage.",
+	.after = RG_AFTER_HINT,
+	.unknown = "unknown option",
+};
+
+static int parse_probe_args(struct rg_global_opts *g, int argc, char **argv, struct probe_args *a)
+{
+	int first;
+	enum rg_opts_result r;
 
 	memset(a, 0, sizeof(*a));
 	a->count = 3;
 	a->timeout_ms = 1000;
 	a->port = RG_PROBE_UDP_PORT;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_NETNS:
-		case OPT_PID:
-			if (a->netns_label)
-				return cli_usage_error("probe", "%s: give one --netns or --pid", optarg);
-			if (c == OPT_NETNS ? rg_pod_netns_path_by_name(optarg, a->netns_path, sizeof(a->netns_path))
-			    : (int_arg(optarg, 1, 1 << 30, &v) ||
-			       rg_pod_netns_path_by_pid(v, a->netns_path, sizeof(a->netns_path))))
-				return cli_usage_error("probe", "'%s' is not a namespace name or a pid", optarg);
-			a->netns_label = optarg;
-			break;
-		case OPT_TO:
-			if (a->n_to == PROBE_MAX_TARGETS)
-				return cli_usage_error("probe", "too many --to (at most 64, %s is one more)", optarg);
-			if (rg_ipv4_parse(optarg, &a->to[a->n_to]))
-				return cli_usage_error("probe", "--to '%s' is not an IPv4 address", optarg);
-			a->n_to++;
-			break;
-		case OPT_COUNT:
-			if (int_arg(optarg, 1, RG_PROBE_MAX_COUNT, &a->count))
-				return cli_usage_error("probe", "--count '%s': a number from 1 to 100", optarg);
-			break;
-		case OPT_TIMEOUT:
-			if (int_arg(optarg, 1, 10000, &a->timeout_ms))
-				return cli_usage_error("probe", "--timeout '%s': milliseconds from 1 to 10000", optarg);
-			break;
-		case OPT_PORT:
-			if (int_arg(optarg, 1, 65535, &v))
-				return cli_usage_error("probe", "--port '%s': a port from 1 to 65535", optarg);
-			a->port = (uint16_t)v;
-			a->port_given = true;
-			break;
-		case OPT_JSON: a->json = true; break;
-		case 'c': a->config = optarg; break;
-		case 'h': fputs(probe_usage, stdout); return -1;
-		default: return cli_usage_error("probe", "%s", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("probe", "unexpected argument '%s'", argv[optind]);
+	r = cli_parse(&rg_probe_opts, g, argc, argv, a, &first);
+	if (r != RG_OPTS_RUN)
+		return r == RG_OPTS_HELP ? -1 : RG_EXIT_USAGE;
+	if (first < argc)
+		return cli_usage_error("probe", "unexpected argument '%s'", argv[first]);
 	if (!a->netns_label)
 		return cli_usage_error("probe", "%s", "give the pod: --netns NAME or --pid PID");
 	return 0;
@@ -222,7 +254,7 @@ static int check_targets(const uint32_t *to, size_t n, const struct rg_config *c
 	return 0;
 }
 
-int rg_cmd_probe(const struct rg_global_opts *g, int argc, char **argv)
+int rg_cmd_probe(struct rg_global_opts *g, int argc, char **argv)
 {
 	struct probe_args a;
 	struct rg_config cfg = { 0 };
@@ -235,7 +267,7 @@ int rg_cmd_probe(const struct rg_global_opts *g, int argc, char **argv)
 	struct rg_probe_opts po = { .netns_fd = -1 };
 	size_t n_srcs = 0, n_cells = 0;
 	char err[512];
-	int ret = parse_probe_args(argc, argv, &a), rc = RG_EXIT_FAIL;
+	int ret = parse_probe_args(g, argc, argv, &a), rc = RG_EXIT_FAIL;
 	bool up;
 
 	if (ret)

@@ -18,7 +18,9 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
 #include "loader/config/config.h"
 #include "tools/pod_routes/pod_routes.h"
 #include "lib/ipfmt.h"
@@ -47,45 +50,8 @@ struct route_opts {
 	struct rg_pod_inline in;     /* --supernet, --gateway, --frontend */
 	struct rg_pod_numbering numbering;
 	enum rg_pod_conflict_policy policy;
+	bool have_ns;                /* --netns or --pid given */
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: railgate route add|del|check --netns NAME | --pid PID [--dev IF]\n"
-		"                      [-c FILE | --supernet CIDR... --gateway IP [--table N]]\n"
-		"                      [--frontend CIDR...] [--table-base N] [--rule-priority N]\n"
-		"                      [--on-conflict error|warn]\n"
-		"\n"
-		"Give each rail interface of a pod its own routing table (the rail's subnet,\n"
-		"the supernets and front-end prefixes via the rail's gateway), a rule\n"
-		"\"from ADDR lookup TABLE\", the same routes in main with a per-rail metric,\n"
-		"and loose rp_filter; check them; or remove them.  Sockets bound to a rail's\n"
-		"address or device then leave by that rail.\n"
-		"\n"
-		"Options:\n"
-		"  --netns NAME        the pod's namespace, /run/netns/NAME\n"
-		"  --pid PID           the namespace of a process in the pod\n"
-		"  --dev IF            one rail interface (default: every interface holding a\n"
-		"                      rail address)\n"
-		"  -c, --config FILE   rail config (default %s); rail i gets table\n"
-		"                      TABLE_BASE + i and rule priority RULE_PRIORITY + i\n"
-		"  --supernet CIDR     instead of -c: a supernet (repeat for several)\n"
-		"  --gateway IP        with --supernet: the rail gateway\n"
-		"  --table N           with --supernet: the rail's table (default TABLE_BASE)\n"
-		"  --frontend CIDR     also route this front-end prefix (repeatable)\n"
-		"  --table-base N      first rail's table (default %d)\n"
-		"  --rule-priority N   first rail's rule priority (default %d)\n"
-		"  --on-conflict MODE  error (default): refuse if the pod routes a supernet\n"
-		"                      another way or the table holds other routes; warn: leave\n"
-		"                      that prefix alone, take the next free table, and go on\n"
-		"  -h, --help          this text\n"
-		"del removes exactly the routes and rules railgate added (protocol %d); it\n"
-		"needs no config.\n"
-		"\n"
-		"Exit status: 0 ok, 1 failure, 2 usage.\n",
-		RG_DEFAULT_CONFIG, RG_POD_TABLE_BASE, RG_POD_RULE_PRIORITY, RG_POD_ROUTE_PROTO);
-}
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -98,16 +64,6 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(railgate route --help for usage)\n");
 	return RG_EXIT_USAGE;
-}
-
-static int add_cidr(struct rg_cidr *set, size_t *n, const char *arg, const char *opt)
-{
-	if (*n >= RG_POD_ROUTES_MAX)
-		return usage_error("too many %s prefixes", opt);
-	if (rg_cidr_parse(arg, &set[*n], false))
-		return usage_error("\"%s\" is not a CIDR like 10.0.0.0/16 (host bits zero)", arg);
-	(*n)++;
-	return 0;
 }
 
 static int parse_action(const char *s, struct route_opts *o)
@@ -125,112 +81,205 @@ static int parse_action(const char *s, struct route_opts *o)
 	return usage_error("unknown action \"%s\": add, del or check", s);
 }
 
-enum {
-	OPT_NETNS = 256, OPT_PID, OPT_DEV, OPT_SUPERNET, OPT_GATEWAY, OPT_FRONTEND, OPT_CONFLICT,
-	OPT_TABLE, OPT_TABLE_BASE, OPT_RULE_PRIORITY,
-};
-
 /* An unsigned option value below limit. */
-static int parse_number(const char *arg, const char *opt, uint32_t limit, uint32_t *out)
+static int parse_number(const char *arg, const char *opt, uint32_t limit, uint32_t *out,
+			char *msg, size_t n)
 {
 	char *end;
 	unsigned long v;
 
 	errno = 0;
 	v = strtoul(arg, &end, 10);
-	if (!*arg || *end || errno || v >= limit || arg[0] == '-')
-		return usage_error("%s \"%s\": a number from 0 to %u", opt, arg, limit - 1);
+	if (!*arg || *end || errno || v >= limit || arg[0] == '-') {
+		snprintf(msg, n, "%s \"%s\": a number from 0 to %u", opt, arg, limit - 1);
+		return -1;
+	}
 	*out = (uint32_t)v;
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct route_opts *o)
+/* --netns NAME or --pid PID: the one pod, its namespace's path. */
+static int parse_pod(const char *arg, bool by_pid, struct route_opts *o, char *msg, size_t n)
 {
-	static const struct option longopts[] = {
-		{ "netns",       required_argument, NULL, OPT_NETNS },
-		{ "pid",         required_argument, NULL, OPT_PID },
-		{ "dev",         required_argument, NULL, OPT_DEV },
-		{ "config",      required_argument, NULL, 'c' },
-		{ "supernet",    required_argument, NULL, OPT_SUPERNET },
-		{ "gateway",     required_argument, NULL, OPT_GATEWAY },
-		{ "frontend",    required_argument, NULL, OPT_FRONTEND },
-		{ "on-conflict", required_argument, NULL, OPT_CONFLICT },
-		{ "table",       required_argument, NULL, OPT_TABLE },
-		{ "table-base",  required_argument, NULL, OPT_TABLE_BASE },
-		{ "rule-priority", required_argument, NULL, OPT_RULE_PRIORITY },
-		{ "help",        no_argument,       NULL, 'h' },
-		{ 0 },
-	};
-	bool have_ns = false;
 	char *end;
-	long pid;
-	int c, ret = 0;
+	long pid = by_pid ? strtol(arg, &end, 10) : 0;
 
-	optind = 0;    /* main may have used getopt already */
-	while (!ret && (c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_NETNS:
-			if (have_ns || rg_pod_netns_path_by_name(optarg, o->netns_path,
-								 sizeof(o->netns_path)))
-				return usage_error("give one valid --netns NAME or --pid PID (%s)", optarg);
-			have_ns = true;
-			break;
-		case OPT_PID:
-			pid = strtol(optarg, &end, 10);
-			if (have_ns || *end || rg_pod_netns_path_by_pid(pid, o->netns_path,
-									sizeof(o->netns_path)))
-				return usage_error("give one valid --netns NAME or --pid PID (%s)", optarg);
-			have_ns = true;
-			break;
-		case OPT_DEV:
-			if (strlen(optarg) >= IF_NAMESIZE)
-				return usage_error("\"%s\" is too long for an interface name", optarg);
-			o->dev = optarg;
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case OPT_SUPERNET:
-			ret = add_cidr(o->in.supernets, &o->in.n_supernets, optarg, "--supernet");
-			break;
-		case OPT_FRONTEND:
-			ret = add_cidr(o->in.frontend, &o->in.n_frontend, optarg, "--frontend");
-			break;
-		case OPT_GATEWAY:
-			if (rg_ipv4_parse(optarg, &o->in.gateway))
-				return usage_error("--gateway \"%s\" is not an IPv4 address", optarg);
-			o->in.has_gateway = true;
-			break;
-		case OPT_CONFLICT:
-			if (!strcmp(optarg, "error"))
-				o->policy = RG_POD_CONFLICT_ERROR;
-			else if (!strcmp(optarg, "warn"))
-				o->policy = RG_POD_CONFLICT_WARN;
-			else
-				return usage_error("--on-conflict \"%s\": error or warn", optarg);
-			break;
-		case OPT_TABLE:
-			ret = parse_number(optarg, "--table", 0x7fffffff, &o->numbering.table);
-			o->numbering.has_table = true;
-			break;
-		case OPT_TABLE_BASE:
-			ret = parse_number(optarg, "--table-base", 0x7fffffff, &o->numbering.table_base);
-			break;
-		case OPT_RULE_PRIORITY:
-			ret = parse_number(optarg, "--rule-priority", 32766, &o->numbering.rule_priority);
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			return RG_EXIT_USAGE;
-		}
+	if (o->have_ns || (by_pid ? *end || rg_pod_netns_path_by_pid(pid, o->netns_path, sizeof(o->netns_path))
+			   : rg_pod_netns_path_by_name(arg, o->netns_path, sizeof(o->netns_path)))) {
+		snprintf(msg, n, "give one valid --netns NAME or --pid PID (%s)", arg);
+		return -1;
 	}
-	if (ret)
-		return ret;
-	if (optind < argc)
-		return usage_error("unexpected argument \"%s\"", argv[optind]);
-	if (!have_ns)
+	o->have_ns = true;
+	return 0;
+}
+
+static int parse_netns(const char *arg, void *args, char *msg, size_t n)
+{
+	return parse_pod(arg, false, args, msg, n);
+}
+
+static int parse_pid(const char *arg, void *args, char *msg, size_t n)
+{
+	return parse_pod(arg, true, args, msg, n);
+}
+
+static int parse_dev(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	if (strlen(arg) >= IF_NAMESIZE) {
+		snprintf(msg, n, "\"%s\" is too long for an interface name", arg);
+		return -1;
+	}
+	o->dev = arg;
+	return 0;
+}
+
+static int add_cidr(struct rg_cidr *set, size_t *count, const char *arg, const char *opt,
+		    char *msg, size_t n)
+{
+	if (*count >= RG_POD_ROUTES_MAX) {
+		snprintf(msg, n, "too many %s prefixes", opt);
+		return -1;
+	}
+	if (rg_cidr_parse(arg, &set[*count], false)) {
+		snprintf(msg, n, "\"%s\" is not a CIDR like 10.0.0.0/16 (host bits zero)", arg);
+		return -1;
+	}
+	(*count)++;
+	return 0;
+}
+
+static int parse_supernet(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	return add_cidr(o->in.supernets, &o->in.n_supernets, arg, "--supernet", msg, n);
+}
+
+static int parse_frontend(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	return add_cidr(o->in.frontend, &o->in.n_frontend, arg, "--frontend", msg, n);
+}
+
+static int parse_gateway(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	if (rg_ipv4_parse(arg, &o->in.gateway)) {
+		snprintf(msg, n, "--gateway \"%s\" is not an IPv4 address", arg);
+		return -1;
+	}
+	o->in.has_gateway = true;
+	return 0;
+}
+
+static int parse_conflict(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	if (!strcmp(arg, "error"))
+		o->policy = RG_POD_CONFLICT_ERROR;
+	else if (!strcmp(arg, "warn"))
+		o->policy = RG_POD_CONFLICT_WARN;
+	else {
+		snprintf(msg, n, "--on-conflict \"%s\": error or warn", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_table(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	o->numbering.has_table = true;
+	return parse_number(arg, "--table", 0x7fffffff, &o->numbering.table, msg, n);
+}
+
+static int parse_table_base(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	return parse_number(arg, "--table-base", 0x7fffffff, &o->numbering.table_base, msg, n);
+}
+
+static int parse_rule_priority(const char *arg, void *args, char *msg, size_t n)
+{
+	struct route_opts *o = args;
+
+	return parse_number(arg, "--rule-priority", 32766, &o->numbering.rule_priority, msg, n);
+}
+
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+
+static const struct rg_opt route_options[] = {
+	{ .name = "netns", .arg = "NAME", .kind = RG_OPT_CALL, .parse = parse_netns,
+	  .complete = RG_COMPLETE_NETNS, .help = "the pod's namespace, /run/netns/NAME" },
+	{ .name = "pid", .arg = "PID", .kind = RG_OPT_CALL, .parse = parse_pid,
+	  .help = "the namespace of a process in the pod" },
+	{ .name = "dev", .arg = "IF", .kind = RG_OPT_CALL, .parse = parse_dev, .complete = RG_COMPLETE_IFNAME,
+	  .help = "one rail interface (default: every interface holding a\n"
+		  "rail address)" },
+	{ .name = "config", .short_name = 'c', .arg = "FILE", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct route_opts, config), .complete = RG_COMPLETE_FILE,
+	  .help = "rail config (default " RG_DEFAULT_CONFIG "); rail i gets table\n"
+		  "TABLE_BASE + i and rule priority RULE_PRIORITY + i" },
+	{ .name = "supernet", .arg = "CIDR", .kind = RG_OPT_CALL, .parse = parse_supernet,
+	  .help = "instead of -c: a supernet (repeat for several)" },
+	{ .name = "gateway", .arg = "IP", .kind = RG_OPT_CALL, .parse = parse_gateway,
+	  .help = "with --supernet: the rail gateway" },
+	{ .name = "table", .arg = "N", .kind = RG_OPT_CALL, .parse = parse_table,
+	  .help = "with --supernet: the rail's table (default TABLE_BASE)" },
+	{ .name = "frontend", .arg = "CIDR", .kind = RG_OPT_CALL, .parse = parse_frontend,
+	  .help = "also route this front-end prefix (repeatable)" },
+	{ .name = "table-base", .arg = "N", .kind = RG_OPT_CALL, .parse = parse_table_base,
+	  .help = "first rail's table (default " STR(RG_POD_TABLE_BASE) ")" },
+	{ .name = "rule-priority", .arg = "N", .kind = RG_OPT_CALL, .parse = parse_rule_priority,
+	  .help = "first rail's rule priority (default " STR(RG_POD_RULE_PRIORITY) ")" },
+	{ .name = "on-conflict", .arg = "MODE", .kind = RG_OPT_CALL, .parse = parse_conflict,
+	  .words = "error warn",
+	  .help = "error (default): refuse if the pod routes a supernet\n"
+		  "another way or the table holds other routes; warn: leave\n"
+		  "that prefix alone, take the next free table, and go on" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_route_opts = {
+	.name = "route",
+	.usage = "usage: railgate route add|del|check --netns NAME | --pid PID [--dev IF]\n"
+		 "                      [-c FILE | --supernet CIDR... --gateway IP [--table N]]\n"
+		 "                      [--frontend CIDR...] [--table-base N] [--rule-priority N]\n"
+		 "                      [--on-conflict error|warn]",
+	.about = "Give each rail interface of a pod its own routing table (the rail's subnet,\n"
+		 "the supernets and front-end prefixes via the rail's gateway), a rule\n"
+		 "\"from ADDR lookup TABLE\", the same routes in main with a per-rail metric,\n"
+		 "and loose rp_filter; check them; or remove them.  Sockets bound to a rail's\n"
+		 "address or device then leave by that rail.",
+	.opts = route_options,
+	.args_size = sizeof(struct route_opts),
+	.trailer = "del removes exactly the routes and rules railgate added (protocol "
+		   STR(RG_POD_ROUTE_PROTO) "); it\n"
+		   "needs no config.\n"
+		   "\n"
+		   "Exit status: 0 ok, 1 failure, 2 usage.",
+	.after = RG_AFTER_HINT,
+	.words = "add del check",
+};
+
+static int parse_opts(struct rg_global_opts *g, int argc, char **argv, struct route_opts *o)
+{
+	int first;
+	enum rg_opts_result r = cli_parse(&rg_route_opts, g, argc, argv, o, &first);
+
+	if (r != RG_OPTS_RUN)
+		return r == RG_OPTS_HELP ? -1 : RG_EXIT_USAGE;
+	if (first < argc)
+		return usage_error("unexpected argument \"%s\"", argv[first]);
+	if (!o->have_ns)
 		return usage_error("name the pod: --netns NAME or --pid PID");
 	if (o->config && (o->in.n_supernets || o->in.has_gateway))
 		return usage_error("give -c FILE or --supernet/--gateway, not both");
@@ -407,7 +456,7 @@ static int do_add_or_check(const struct route_opts *o, int fd)
 	return ret;
 }
 
-int rg_cmd_route(int argc, char **argv)
+int rg_cmd_route(struct rg_global_opts *g, int argc, char **argv)
 {
 	struct route_opts o = { 0 };
 	char err[RG_POD_MSG_LEN];
@@ -415,12 +464,12 @@ int rg_cmd_route(int argc, char **argv)
 
 	rg_pod_numbering_default(&o.numbering);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
+		rg_opts_help(argc < 2 ? stderr : stdout, &rg_route_opts, cli_global_options);
 		return argc < 2 ? RG_EXIT_USAGE : RG_EXIT_OK;
 	}
 	ret = parse_action(argv[1], &o);
 	if (!ret)
-		ret = parse_opts(argc - 1, argv + 1, &o);
+		ret = parse_opts(g, argc - 1, argv + 1, &o);
 	if (ret)
 		return ret < 0 ? RG_EXIT_OK : ret;
 	fd = rg_pod_netns_open(o.netns_path, err, sizeof(err));

@@ -6,46 +6,15 @@
  * line can be tested without a kernel.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tools/railgate/commands.h"
+#include "tools/railgate/cli.h"
 #include "tools/railgate/version.h"
 #include "loader/daemon/daemon.h"
-
-static const char usage_text[] =
-"usage: railgate run -c FILE [--metrics ADDR:PORT] [--keep] [--node-name NAME]\n"
-"                    [--log-format plain|json] [--host-config PATH] [--check-args]\n"
-"\n"
-"The node daemon, the DaemonSet's entry point: apply the config, follow the\n"
-"node (representors that come and go, the uplink, the gateway's MAC) and the\n"
-"config file, and serve the metrics.\n"
-"\n"
-"Options:\n"
-"  -c, --config FILE      the RailConfig (default " RG_DEFAULT_CONFIG "); its directory\n"
-"                         is watched, so a ConfigMap update is applied when it lands\n"
-"  --metrics ADDR:PORT    serve /metrics, /healthz and /readyz (e.g. 0.0.0.0:9400)\n"
-"  --keep                 on SIGTERM leave the datapath attached (rolling upgrades);\n"
-"                         without it, exit takes it down like `railgate down`\n"
-"  --node-name NAME       the spec.nodes entry to apply (default $NODE_NAME)\n"
-"  --log-format FORMAT    plain (default) or json, one line per event on stderr\n"
-"  --host-config PATH     write every config applied to PATH, atomically (the\n"
-"                         host's /etc/railgate/railgate.yaml that railgate-cni reads)\n"
-"  --check-args           validate the arguments and the config, then exit\n"
-"  -h, --help             this text\n"
-"\n"
-"SIGHUP reloads the config; SIGTERM and SIGINT exit.\n";
-
-enum run_opt {
-	OPT_METRICS = 256,
-	OPT_KEEP,
-	OPT_NODE_NAME,
-	OPT_LOG_FORMAT,
-	OPT_CHECK_ARGS,
-	OPT_HOST_CONFIG,
-};
 
 struct run_args {
 	struct rg_daemon_opts d;
@@ -53,50 +22,54 @@ struct run_args {
 	bool check_only;
 };
 
-static int parse_args(int argc, char **argv, struct run_args *a)
+static int parse_log_format(const char *arg, void *args, char *msg, size_t n)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "metrics", required_argument, NULL, OPT_METRICS },
-		{ "keep", no_argument, NULL, OPT_KEEP },
-		{ "node-name", required_argument, NULL, OPT_NODE_NAME },
-		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
-		{ "check-args", no_argument, NULL, OPT_CHECK_ARGS },
-		{ "host-config", required_argument, NULL, OPT_HOST_CONFIG },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	struct run_args *a = args;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': a->d.config_path = optarg; break;
-		case OPT_METRICS: a->d.metrics_addr = optarg; break;
-		case OPT_KEEP: a->d.keep = true; break;
-		case OPT_NODE_NAME: a->d.node_name = optarg; break;
-		case OPT_CHECK_ARGS: a->check_only = true; break;
-		case OPT_HOST_CONFIG: a->d.host_config = optarg; break;
-		case OPT_LOG_FORMAT:
-			if (rg_log_format_parse(optarg, &a->log_format)) {
-				fprintf(stderr, "railgate run: --log-format must be plain or json\n");
-				return RG_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			fputs(usage_text, stderr);
-			return RG_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "railgate run: unexpected argument %s\n", argv[optind]);
-		return RG_EXIT_USAGE;
-	}
-	return RG_EXIT_OK;
+	if (!rg_log_format_parse(arg, &a->log_format))
+		return 0;
+	snprintf(msg, n, "--log-format must be plain or json");
+	return -1;
 }
+
+static const struct rg_opt run_options[] = {
+	{ .name = "config", .short_name = 'c', .arg = "FILE", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct run_args, d.config_path), .complete = RG_COMPLETE_FILE,
+	  .help = "the RailConfig (default " RG_DEFAULT_CONFIG "); its directory\n"
+		  "is watched, so a ConfigMap update is applied when it lands" },
+	{ .name = "metrics", .arg = "ADDR:PORT", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct run_args, d.metrics_addr),
+	  .help = "serve /metrics, /healthz and /readyz (e.g. 0.0.0.0:9400)" },
+	{ .name = "keep", .kind = RG_OPT_FLAG, .offset = offsetof(struct run_args, d.keep),
+	  .help = "on SIGTERM leave the datapath attached (rolling upgrades);\n"
+		  "without it, exit takes it down like `railgate down`" },
+	{ .name = "node-name", .arg = "NAME", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct run_args, d.node_name),
+	  .help = "the spec.nodes entry to apply (default $NODE_NAME)" },
+	{ .name = "log-format", .arg = "FORMAT", .kind = RG_OPT_CALL, .parse = parse_log_format,
+	  .words = "plain json",
+	  .help = "plain (default) or json, one line per event on stderr" },
+	{ .name = "host-config", .arg = "PATH", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct run_args, d.host_config), .complete = RG_COMPLETE_FILE,
+	  .help = "write every config applied to PATH, atomically (the\n"
+		  "host's /etc/railgate/railgate.yaml that railgate-cni reads)" },
+	{ .name = "check-args", .kind = RG_OPT_FLAG, .offset = offsetof(struct run_args, check_only),
+	  .help = "validate the arguments and the config, then exit" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_run_opts = {
+	.name = "run",
+	.usage = "usage: railgate run -c FILE [--metrics ADDR:PORT] [--keep] [--node-name NAME]\n"
+		 "                    [--log-format plain|json] [--host-config PATH] [--check-args]",
+	.about = "The node daemon, the DaemonSet's entry point: apply the config, follow the\n"
+		 "node (representors that come and go, the uplink, the gateway's MAC) and the\n"
+		 "config file, and serve the metrics.",
+	.opts = run_options,
+	.args_size = sizeof(struct run_args),
+	.trailer = "SIGHUP reloads the config; SIGTERM and SIGINT exit.",
+	.after = RG_AFTER_HELP,
+};
 
 /* --check-args: what the daemon would start with, or every error. */
 static int check_only(const struct run_args *a)
@@ -128,7 +101,7 @@ static int check_only(const struct run_args *a)
 	return RG_EXIT_OK;
 }
 
-int rg_cmd_run(const struct rg_global_opts *g, int argc, char **argv)
+int rg_cmd_run(struct rg_global_opts *g, int argc, char **argv)
 {
 	struct run_args a = {
 		.d = {
@@ -142,11 +115,16 @@ int rg_cmd_run(const struct rg_global_opts *g, int argc, char **argv)
 	};
 	struct rg_log log;
 	char err[1024];
-	int ret;
+	int ret, first;
+	enum rg_opts_result r = cli_parse(&rg_run_opts, g, argc, argv, &a, &first);
 
-	ret = parse_args(argc, argv, &a);
-	if (ret)
-		return ret < 0 ? RG_EXIT_OK : ret;
+	if (r != RG_OPTS_RUN)
+		return rg_opts_exit(r);
+	if (first < argc) {
+		fprintf(stderr, "railgate run: unexpected argument %s\n", argv[first]);
+		return RG_EXIT_USAGE;
+	}
+	a.d.pin_dir = g->pin_dir;    /* --pin-dir may come after the command name */
 	if (a.check_only)
 		return check_only(&a);
 	rg_log_init(&log, stderr, a.log_format);

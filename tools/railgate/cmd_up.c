@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* railgate up -c FILE / railgate down. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,81 +58,85 @@ static int do_up(const char *pin_dir, const char *path, const enum rg_config_mod
 	return ret ? RG_EXIT_FAIL : RG_EXIT_OK;
 }
 
-static const char up_help[] =
-"usage: railgate up [-c FILE] [--mode auto|xdp|xdp-generic|tc]\n"
-"\n"
-"Apply the config: the first time, load the programs, create and pin the maps,\n"
-"fill them and attach to every representor; on a running datapath, write the\n"
-"inactive generation and flip to it (a hitless reload).  A config or node error\n"
-"changes nothing.\n"
-"\n"
-"Options:\n"
-"  -c, --config FILE  the RailConfig (default " RG_DEFAULT_CONFIG ")\n"
-"  --mode MODE        override spec.datapath.mode: auto, xdp, xdp-generic or tc\n"
-"  -h, --help         this text\n";
-
-static const char down_help[] =
-"usage: railgate down\n"
-"\n"
-"Detach every interface and remove the pins.  On nothing it succeeds too.\n"
-"\n"
-"Options:\n"
-"  -h, --help  this text\n";
-
-int rg_cmd_up(const struct rg_global_opts *g, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *path = RG_DEFAULT_CONFIG;
+struct up_args {
+	const char *config;
 	enum rg_config_mode mode;
-	bool have_mode = false;
-	int c;
+	bool have_mode;
+};
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:m:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			path = optarg;
-			break;
-		case 'm':
-			if (parse_mode(optarg, &mode)) {
-				fprintf(stderr, "railgate up: --mode must be auto, xdp, xdp-generic or tc\n");
-				return RG_EXIT_USAGE;
-			}
-			have_mode = true;
-			break;
-		case 'h':
-			fputs(up_help, stdout);
-			return RG_EXIT_OK;
-		default:
-			fprintf(stderr, "%.*s\n", (int)strcspn(up_help, "\n"), up_help);
-			return RG_EXIT_USAGE;
-		}
+static int parse_mode_opt(const char *arg, void *args, char *msg, size_t n)
+{
+	struct up_args *a = args;
+
+	if (parse_mode(arg, &a->mode)) {
+		snprintf(msg, n, "--mode must be auto, xdp, xdp-generic or tc");
+		return -1;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "railgate up: unexpected argument %s\n", argv[optind]);
-		return RG_EXIT_USAGE;
-	}
-	return do_up(g->pin_dir, path, have_mode ? &mode : NULL);
+	a->have_mode = true;
+	return 0;
 }
 
-int rg_cmd_down(const struct rg_global_opts *g, int argc, char **argv)
+static const struct rg_opt up_options[] = {
+	{ .name = "config", .short_name = 'c', .arg = "FILE", .kind = RG_OPT_STRING,
+	  .offset = offsetof(struct up_args, config), .complete = RG_COMPLETE_FILE,
+	  .help = "the RailConfig (default " RG_DEFAULT_CONFIG ")" },
+	{ .name = "mode", .short_name = 'm', .arg = "MODE", .kind = RG_OPT_CALL,
+	  .parse = parse_mode_opt, .words = "auto xdp xdp-generic tc",
+	  .help = "override spec.datapath.mode: auto, xdp, xdp-generic or tc" },
+	{ 0 },
+};
+
+const struct rg_cmd_opts rg_up_opts = {
+	.name = "up",
+	.usage = "usage: railgate up [-c FILE] [--mode auto|xdp|xdp-generic|tc]",
+	.about = "Apply the config: the first time, load the programs, create and pin the maps,\n"
+		 "fill them and attach to every representor; on a running datapath, write the\n"
+		 "inactive generation and flip to it (a hitless reload).  A config or node error\n"
+		 "changes nothing.",
+	.opts = up_options,
+	.args_size = sizeof(struct up_args),
+	.after = RG_AFTER_USAGE,
+};
+
+/* down takes no options of its own; anything else is its usage */
+static const struct rg_opt down_options[] = { { 0 } };
+
+const struct rg_cmd_opts rg_down_opts = {
+	.name = "down",
+	.usage = "usage: railgate down",
+	.about = "Detach every interface and remove the pins.  On nothing it succeeds too.",
+	.opts = down_options,
+	.after = RG_AFTER_USAGE,
+	.quiet = true,
+};
+
+int rg_cmd_up(struct rg_global_opts *g, int argc, char **argv)
+{
+	struct up_args a = { .config = RG_DEFAULT_CONFIG };
+	int first;
+	enum rg_opts_result r = cli_parse(&rg_up_opts, g, argc, argv, &a, &first);
+
+	if (r != RG_OPTS_RUN)
+		return rg_opts_exit(r);
+	if (first < argc) {
+		fprintf(stderr, "railgate up: unexpected argument %s\n", argv[first]);
+		return RG_EXIT_USAGE;
+	}
+	return do_up(g->pin_dir, a.config, a.have_mode ? &a.mode : NULL);
+}
+
+int rg_cmd_down(struct rg_global_opts *g, int argc, char **argv)
 {
 	struct rg_datapath dp;
 	struct rg_log log;
 	char err[512];
-	int ret;
+	int ret, first;
+	enum rg_opts_result r = cli_parse(&rg_down_opts, g, argc, argv, NULL, &first);
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(down_help, stdout);
-		return RG_EXIT_OK;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "usage: railgate down\n");
+	if (r != RG_OPTS_RUN)
+		return rg_opts_exit(r);
+	if (first < argc) {
+		rg_opts_usage_line(stderr, &rg_down_opts);
 		return RG_EXIT_USAGE;
 	}
 	rg_log_init(&log, stdout, RG_LOG_BARE);
