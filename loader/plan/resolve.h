@@ -12,17 +12,9 @@
 
 #include "loader/config/config.h"
 #include "lib/log.h"
+#include "loader/kernel/facts.h"
 #include "loader/kernel/netlink.h"
 #include "loader/plan/plan.h"
-
-#define RG_GATEWAY_RESOLVE_MS 2000
-
-/* RAILGATE_TC_ATTACH, when set and not empty, replaces the config's
- * datapath.tcAttach for this process ("tcx", "clsact" or "auto"), as
- * `up --mode` replaces datapath.mode: the tests force clsact on a kernel
- * with tcx with it, and an operator can try the other flavour without
- * editing the ConfigMap. */
-#define RG_TC_ATTACH_ENV  "RAILGATE_TC_ATTACH"
 
 /*
  * The tc attach mode for this node, the one place it is decided:
