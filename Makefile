@@ -177,7 +177,8 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(DOCTOR_LIB) $(POD_LIB) $
 # and the plan's map writer.
 $(BUILD)/rg-record-facts: $(BUILD)/tests/tools/record_facts/main.o $(BUILD)/tests/lib/plan_maps.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
-$(BUILD)/tests/unit/test_plan_facts: $(BUILD)/tests/lib/plan_maps.o
+$(BUILD)/tests/unit/test_plan_facts: $(BUILD)/tests/unit/test_plan_facts.o $(BUILD)/tests/lib/plan_maps.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS) -lcmocka
 
 $(BUILD)/%: tests/tools/%.c | $(BUILD)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ $(LDFLAGS) -o $@ $<

@@ -296,3 +296,15 @@ int plan_maps_rail_ids(const char *json, struct rg_rail_ids *ids)
 	json_object_put(top);
 	return ret;
 }
+
+char *nul_terminated(char *text, size_t len)
+{
+	char *t = realloc(text, len + 1);
+
+	if (!t) {
+		free(text);
+		return NULL;
+	}
+	t[len] = '\0';
+	return t;
+}

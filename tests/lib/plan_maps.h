@@ -39,4 +39,8 @@ char *plan_maps_json(int ret, const char *err, const struct rg_plan *plan,
  * prev; 0, or -EINVAL when the text has none. */
 int plan_maps_rail_ids(const char *json, struct rg_rail_ids *ids);
 
+/* text (len bytes, malloc'd, as rg_file_read gives it) with a NUL after
+ * it, for the JSON parser; NULL (text freed) when out of memory. */
+char *nul_terminated(char *text, size_t len);
+
 #endif

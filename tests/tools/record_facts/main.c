@@ -9,9 +9,11 @@
  *
  * writes the node's facts (loader/kernel/facts.h) as gathered for CONFIG
  * (spec.nodes[] of NODE applied, `up --mode` MODE) to FACTS.json, and to
- * MAPS.json the map contents of the plan that the resolver builds there
+ * MAPS.json the map contents of the plan the resolver builds from them
  * (tests/lib/plan_maps.h), with the rail ids of EARLIER as the running
- * ones (a reload).  Changes nothing on the node: it reads, and asks the
+ * ones (a reload).  The goldens of tests/unit/facts/ were recorded with
+ * the resolver that asked netlink itself, before the pure plan
+ * (docs/testing.md says which commit).  Changes nothing on the node: it reads, and asks the
  * kernel to resolve the gateway's MAC as `up` does.
  */
 #include <errno.h>
@@ -67,6 +69,8 @@ static int read_prev(const char *path, struct rg_rail_ids *ids)
 
 	if (ret)
 		fprintf(stderr, "rg-record-facts: %s\n", err);
+	else if (!(text = nul_terminated(text, len)))
+		ret = -ENOMEM;
 	else if ((ret = plan_maps_rail_ids(text, ids)))
 		fprintf(stderr, "rg-record-facts: %s: no rails\n", path);
 	free(text);
@@ -84,18 +88,16 @@ static int write_text(const char *path, const char *text)
 	return ret;
 }
 
-/* The plan the resolver builds for cfg on this node, as map contents. */
-static char *plan_text(struct rg_nl *nl, const struct rg_node_facts *facts,
-		       const struct rg_config *cfg, enum rg_config_mode mode,
-		       const struct rg_rail_ids *prev)
+/* The plan the resolver builds for cfg from the facts, as map contents. */
+static char *plan_text(const struct rg_node_facts *facts, const struct rg_config *cfg,
+		       enum rg_config_mode mode, const struct rg_rail_ids *prev)
 {
 	struct plan_log lines;
 	struct rg_log log = plan_log_catcher(&lines);
 	struct rg_plan plan = { 0 };
 	char err[1024] = "", *text;
-	int ret = rg_resolve_plan(nl, cfg, mode, prev, &plan, &log, err, sizeof(err));
+	int ret = rg_resolve_plan(cfg, mode, facts, prev, &plan, &log, err, sizeof(err));
 
-	(void)facts;
 	text = plan_maps_json(ret, err, &plan, &lines);
 	rg_plan_free(&plan);
 	plan_log_free(&lines);
@@ -141,7 +143,7 @@ int main(int argc, char **argv)
 	rg_facts_gather(nl, &cfg, &facts);
 	ret = rg_facts_to_json(&facts, &facts_text);
 	if (!ret)
-		maps_text = plan_text(nl, &facts, &cfg, mode, prev_path ? &prev : NULL);
+		maps_text = plan_text(&facts, &cfg, mode, prev_path ? &prev : NULL);
 	ret = ret ? ret : write_text(argv[optind], facts_text);
 	ret = ret ? ret : write_text(argv[optind + 1], maps_text);
 	free(facts_text);
