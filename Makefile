@@ -67,11 +67,14 @@ endif
 
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 BPFT_SRCS  := $(wildcard tests/bpf/test_*.c)
-TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
+# plan_maps.c (a plan as map contents, JSON) only where it is needed: it
+# calls json-c and the FIB compiler, which most tests do not link.
+TEST_LIB_SRCS := $(filter-out tests/lib/plan_maps.c,$(wildcard tests/lib/*.c))
 TEST_LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(TEST_LIB_SRCS))
 TEST_BINS  := $(patsubst %.c,$(BUILD)/%,$(UNIT_SRCS) $(BPFT_SRCS))
 # Small programs the integration tests drive (traffic with sequence numbers...).
-TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c)) $(BUILD)/libcni-client
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c)) $(BUILD)/libcni-client \
+	      $(BUILD)/rg-record-facts
 
 # What each test program calls besides cmocka.  A test without a line here
 # links every library until it gets one.
@@ -177,6 +180,12 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_LIB_OBJS) $(DOCTOR_LIB) $(POD_LIB) $
 RAILGATE_CMD_OBJS := $(filter-out $(BUILD)/tools/railgate/main.o,$(patsubst %.c,$(BUILD)/%.o,$(RAILGATE_SRCS)))
 $(BUILD)/tests/unit/test_cli_options: $(BUILD)/tests/unit/test_cli_options.o $(RAILGATE_CMD_OBJS) \
 				      $(DOCTOR_LIB) $(POD_LIB) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS) -lcmocka
+# The facts recorder (tests/tools/record_facts/, docs/testing.md): the library
+# and the plan's map writer.
+$(BUILD)/rg-record-facts: $(BUILD)/tests/tools/record_facts/main.o $(BUILD)/tests/lib/plan_maps.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS)
+$(BUILD)/tests/unit/test_plan_facts: $(BUILD)/tests/unit/test_plan_facts.o $(BUILD)/tests/lib/plan_maps.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RAILGATE_LDLIBS) -lcmocka
 
 $(BUILD)/%: tests/tools/%.c | $(BUILD)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Config -> plan -> datapath; see apply.h. */
+/* Config -> facts -> plan -> datapath; see apply.h. */
 #include <errno.h>
 #include <string.h>
 
@@ -17,6 +17,7 @@ int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 	struct rg_plan plan = { 0 };
 	struct rg_rail rails[RG_MAX_RAILS];
 	struct rg_rail_ids prev_ids, *prev = NULL;
+	struct rg_node_facts facts = { 0 };
 	struct rg_nl *nl = NULL;
 	struct rg_takeover takeover;
 	int ret;
@@ -37,7 +38,10 @@ int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 	ret = rg_nl_open(&nl, err, n);
 	if (ret)
 		goto out;
-	ret = rg_resolve_plan(nl, cfg, mode ? *mode : cfg->mode, prev, &plan, log, err, n);
+	/* facts first, then one pure plan: nothing below asks the node again
+	 * until the datapath attaches */
+	rg_facts_gather(nl, cfg, &facts);
+	ret = rg_resolve_plan(cfg, mode ? *mode : cfg->mode, &facts, prev, &plan, log, err, n);
 	if (ret)
 		goto out;
 	if (res->fresh) {
@@ -68,6 +72,7 @@ int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 out:
 	rg_takeover_free(&takeover);
 	rg_plan_free(&plan);
+	rg_facts_free(&facts);
 	rg_nl_close(nl);
 	rg_datapath_close(&dp);
 	return ret;

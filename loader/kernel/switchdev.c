@@ -13,16 +13,6 @@
 #include "loader/kernel/switchdev.h"
 #include "lib/errbuf.h"
 
-/* What sysfs says about one netdev, as far as PFs and representors go. */
-struct netdev_attrs {
-	char name[IF_NAMESIZE];
-	char switch_id[64];          /* "" when absent: not switchdev */
-	char port_name[32];          /* "" when absent */
-	char pci[RG_PCI_ADDR_LEN];   /* basename of device/, "" when none */
-	bool has_numvfs;
-	int  numvfs;
-};
-
 const char *rg_sysfs_root(void)
 {
 	const char *r = getenv("RAILGATE_SYSFS");
@@ -48,7 +38,7 @@ static void read_attr(const char *root, const char *dev, const char *attr, char 
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-static void read_netdev(const char *root, const char *name, struct netdev_attrs *a)
+static void read_netdev(const char *root, const char *name, struct rg_netdev *a)
 {
 	char path[PATH_MAX], target[PATH_MAX], numvfs[16];
 	const char *base;
@@ -108,13 +98,13 @@ static bool parse_vf_port(const char *s, int *pf, int *vf)
 
 /* A PF: its port name says so, or (no port name: legacy mode, no
  * representors yet) it can have VFs. */
-static bool is_pf(const struct netdev_attrs *a)
+static bool is_pf(const struct rg_netdev *a)
 {
 	return pf_port_number(a->port_name) >= 0 || (!a->port_name[0] && a->has_numvfs);
 }
 
 /* The number representors use for this PF: pN, else the PCI function. */
-static int pf_number(const struct netdev_attrs *a)
+static int pf_number(const struct rg_netdev *a)
 {
 	int n = pf_port_number(a->port_name);
 	const char *dot = strrchr(a->pci, '.');
@@ -124,7 +114,7 @@ static int pf_number(const struct netdev_attrs *a)
 	return dot ? atoi(dot + 1) : 0;
 }
 
-static bool sel_matches(const char *sel, const struct netdev_attrs *a)
+static bool sel_matches(const char *sel, const struct rg_netdev *a)
 {
 	if (strchr(sel, ':'))
 		return a->pci[0] && !fnmatch(sel, a->pci, 0);
@@ -144,7 +134,7 @@ static int cmp_rep(const void *a, const void *b)
 }
 
 /* The representors of pf among every netdev, by VF number. */
-static int collect_reps(const struct netdev_attrs *pf, const struct netdev_attrs *all, size_t n_all,
+static int collect_reps(const struct rg_netdev *pf, const struct rg_netdev *all, size_t n_all,
 			struct rg_pf *out)
 {
 	struct rep_slot *slots = calloc(n_all ? n_all : 1, sizeof(*slots));
@@ -172,11 +162,6 @@ static int collect_reps(const struct netdev_attrs *pf, const struct netdev_attrs
 	free(slots);
 	return 0;
 }
-
-struct rg_netdevs {
-	struct netdev_attrs *all;    /* sorted by name */
-	size_t n;
-};
 
 /* Every netdev under root/class/net, sorted by name. */
 int rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t errn)
@@ -219,7 +204,7 @@ void rg_netdevs_free(struct rg_netdevs *nd)
 int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_pf **out,
 			size_t *n, char *err, size_t errn)
 {
-	const struct netdev_attrs *all = nd->all;
+	const struct rg_netdev *all = nd->all;
 	size_t n_all = nd->n, n_pfs = 0;
 	struct rg_pf *pfs;
 	int ret = 0;
@@ -230,7 +215,7 @@ int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_
 	if (!pfs)
 		ret = rg_err(err, errn, -ENOMEM, "out of memory");
 	for (size_t i = 0; !ret && i < n_all; i++) {
-		const struct netdev_attrs *a = &all[i];
+		const struct rg_netdev *a = &all[i];
 		struct rg_pf *pf = &pfs[n_pfs];
 
 		if (!is_pf(a) || !sel_matches(sel, a))
@@ -310,7 +295,7 @@ int rg_switchdev_rep_names(const char *root, const char *sel, char (**names)[IF_
 bool rg_switchdev_is_rep_of(const char *root, const char *sel, const char *ifname)
 {
 	char (*names)[IF_NAMESIZE];
-	struct netdev_attrs a;
+	struct rg_netdev a;
 	size_t n;
 	bool found = false;
 	int pf, vf;

@@ -53,13 +53,28 @@ int  rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, siz
 		      char *err, size_t errn);
 void rg_pfs_free(struct rg_pf *pfs, size_t n);
 
+/* What sysfs says about one netdev, as far as PFs and representors go. */
+struct rg_netdev {
+	char name[IF_NAMESIZE];
+	char switch_id[64];          /* "" when absent: not switchdev */
+	char port_name[32];          /* "" when absent */
+	char pci[RG_PCI_ADDR_LEN];   /* basename of device/, "" when none */
+	bool has_numvfs;
+	int  numvfs;
+};
+
 /*
  * Every netdev under root/class/net, read once (a few attributes each), so
  * that one apply resolves all its rails by pf from one scan instead of one
- * scan per rail.  A snapshot.  rg_switchdev_read: 0, or -errno with a
- * message when root/class/net cannot be read.
+ * scan per rail.  A snapshot, plain data: the node's facts record it
+ * (loader/kernel/facts.h) and a recorded one answers rg_switchdev_pfs_of
+ * as the live one did.  rg_switchdev_read: 0, or -errno with a message
+ * when root/class/net cannot be read.
  */
-struct rg_netdevs;
+struct rg_netdevs {
+	struct rg_netdev *all;       /* sorted by name */
+	size_t n;
+};
 int  rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t errn);
 void rg_netdevs_free(struct rg_netdevs *nd);
 /* rg_switchdev_pfs over a snapshot: the same answers and errors. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The plan: what a validated config means for the maps.  Pure computation
- * from a config plus the facts netlink found (interfaces, MACs); the loader
- * then writes it with map_set.  Kept apart from the kernel so that `check`
- * can print it and the unit tests can assert it.
+ * from a config plus the node's facts (loader/kernel/facts.h: interfaces,
+ * MACs), built whole by rg_resolve_plan (resolve.h); the loader then writes
+ * it with map_set.  Kept apart from the kernel so that `check` can print it
+ * and the unit tests can assert it, on recorded facts too.
  *
  * It lives in loader/, not maps/: its input is the config, and its rules
  * (a rail keeps its id by name across reloads, a supernet's own prefix is
@@ -48,8 +49,9 @@ struct rg_rail_ids {
 
 /*
  * Assign rail ids (keeping those in prev, when given) and build the rails
- * table and the route list.  Egress and representors are filled by the
- * caller from netlink facts (rg_plan_set_egress, rg_plan_add_rep).
+ * table and the route list: the part of a plan the node does not change
+ * (`check` prints it).  rg_resolve_plan fills egress, ICMP and the
+ * representors from the node's facts (rg_plan_set_egress, rg_plan_add_rep).
  */
 int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
 		  const struct rg_rail_ids *prev, char *err, size_t errlen);

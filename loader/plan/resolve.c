@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Config + netlink facts -> plan; see resolve.h. */
+/* Config + the node's facts -> plan, with no I/O; see resolve.h. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
 
-#include <bpf/libbpf.h>
-
-#include "loader/kernel/attach.h"
 #include "loader/plan/resolve.h"
 #include "lib/netfmt.h"
 #include "loader/kernel/switchdev.h"
@@ -19,22 +14,29 @@ static bool is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static int find_uplink(struct rg_nl *nl, const struct rg_link_table *lt,
-		       const struct rg_config *cfg, struct rg_link_info *up, char *err, size_t n)
+/* What the facts say the route to dst leaves by: 0, its -errno, or
+ * -ENODATA when it was not asked (facts gathered for another config). */
+static int route_oif_of(const struct rg_node_facts *f, uint32_t dst)
+{
+	if (!f->route_oif.asked || f->route_oif.dst != dst)
+		return -ENODATA;
+	return f->route_oif.ret;
+}
+
+static int find_uplink(const struct rg_node_facts *f, const struct rg_config *cfg,
+		       struct rg_link_info *up, char *err, size_t n)
 {
 	const struct rg_link_info *l;
 	char gw[RG_IP_STR_LEN];
-	int ifindex, ret;
+	int ret;
 
 	if (cfg->computenet.uplink_discover) {
-		ret = rg_nl_route_get_oif(nl, cfg->computenet.gateway, &ifindex);
+		ret = route_oif_of(f, cfg->computenet.gateway);
 		if (ret)
 			return rg_err(err, n, ret, "computenet.uplink auto: no route to the gateway %s: %s",
 				      rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
-		l = rg_link_table_by_index(lt, ifindex);
-	} else {
-		l = rg_link_table_by_name(lt, cfg->computenet.uplink);
 	}
+	l = rg_facts_uplink(f, cfg);
 	if (!l)
 		return rg_err(err, n, -ENODEV, "computenet.uplink %s: no such interface",
 			      cfg->computenet.uplink);
@@ -42,19 +44,34 @@ static int find_uplink(struct rg_nl *nl, const struct rg_link_table *lt,
 	return 0;
 }
 
-static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
+/* The gateway's neighbour entry on the uplink, as the facts hold it. */
+static int gateway_fact(const struct rg_node_facts *f, int ifindex, uint32_t ip,
+			uint8_t mac[6], const char **why)
+{
+	const struct rg_neigh_fact *g = &f->gateway;
+
+	*why = "";
+	if (!g->asked || g->ifindex != ifindex || g->ip != ip)
+		return -ENODATA;
+	*why = g->why;
+	if (!g->ret)
+		memcpy(mac, g->mac, 6);
+	return g->ret;
+}
+
+static int gateway_mac(const struct rg_node_facts *f, const struct rg_config *cfg,
 		       const struct rg_link_info *up, uint8_t mac[6], const struct rg_log *log,
 		       char *err, size_t n)
 {
-	char gw[RG_IP_STR_LEN], mac_str[RG_MAC_STR_LEN], why[256] = "";
+	char gw[RG_IP_STR_LEN], mac_str[RG_MAC_STR_LEN];
+	const char *why;
 	int ret;
 
 	if (cfg->computenet.has_gateway_mac) {
 		memcpy(mac, cfg->computenet.gateway_mac, 6);
 		return 0;
 	}
-	ret = rg_nl_neigh_resolve(nl, up->ifindex, cfg->computenet.gateway, mac,
-				  RG_GATEWAY_RESOLVE_MS, why, sizeof(why));
+	ret = gateway_fact(f, up->ifindex, cfg->computenet.gateway, mac, &why);
 	if (ret) {
 		rg_set_err(err, n, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
 			   "(set computenet.gatewayMAC to skip resolution)",
@@ -66,16 +83,16 @@ static int gateway_mac(struct rg_nl *nl, const struct rg_config *cfg,
 	return 0;
 }
 
-int rg_tc_attach_mode(enum rg_config_tc_attach want, int probe_ifindex, const char **why,
-		      char *err, size_t errlen)
+int rg_tc_attach_mode(enum rg_config_tc_attach want, const struct rg_node_facts *f,
+		      const char **why, char *err, size_t errlen)
 {
-	const char *env = getenv(RG_TC_ATTACH_ENV), *from = "datapath.tcAttach";
+	const char *env = f->tc_attach_env, *from = "datapath.tcAttach";
 	const char *ignored;
 	bool has_tcx;
 
 	if (!why)
 		why = &ignored;
-	if (env && *env) {
+	if (*env) {
 		if (rg_config_tc_attach_parse(env, &want))
 			return rg_err(err, errlen, -EINVAL,
 				      "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV, env);
@@ -85,7 +102,7 @@ int rg_tc_attach_mode(enum rg_config_tc_attach want, int probe_ifindex, const ch
 		*why = from;
 		return RG_MODE_TC_CLSACT;
 	}
-	has_tcx = rg_kernel_has_tcx(probe_ifindex);
+	has_tcx = f->kernel_has_tcx;
 	if (want == RG_CONFIG_TC_ATTACH_TCX && !has_tcx)
 		return rg_err(err, errlen, -EOPNOTSUPP, "%s tcx: this kernel has no tcx (Linux 6.6 "
 			      "or later); use auto or clsact", from);
@@ -100,28 +117,27 @@ int rg_tc_attach_mode(enum rg_config_tc_attach want, int probe_ifindex, const ch
 /*
  * What the node offers every representor alike: whether the uplink takes
  * XDP redirects, and how this kernel runs the tc program (a tcx link, or a
- * clsact filter before 6.6: rg_tc_attach_mode), asked once per plan when
- * the first representor needs it, so every entry records the same flavour;
- * and the uplink itself, which is never a representor.
+ * clsact filter before 6.6: rg_tc_attach_mode), decided once per plan when
+ * the first representor needs it, so every entry records the same flavour
+ * and the decision is logged once; and the uplink itself, which is never a
+ * representor.
  */
 struct node_modes {
+	const struct rg_node_facts *facts;
 	int  uplink_ifindex;
 	bool uplink_takes_xdp;
 	enum rg_config_tc_attach tc_attach;   /* datapath.tcAttach */
-	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not asked yet */
+	int  tc_mode;                /* RG_MODE_TC, RG_MODE_TC_CLSACT; 0: not decided yet */
 	const struct rg_log *log;
-	/* sysfs's netdevs, read when the first rail by pf asks: one scan for
-	 * every rail, not one each */
-	struct rg_netdevs *netdevs;
 };
 
-static int tc_mode(struct node_modes *nm, int probe_ifindex, char *err, size_t n)
+static int tc_mode(struct node_modes *nm, char *err, size_t n)
 {
 	const char *why = "";
 
 	if (nm->tc_mode)
 		return nm->tc_mode;
-	nm->tc_mode = rg_tc_attach_mode(nm->tc_attach, probe_ifindex, &why, err, n);
+	nm->tc_mode = rg_tc_attach_mode(nm->tc_attach, nm->facts, &why, err, n);
 	if (nm->tc_mode > 0)
 		rg_log_info(nm->log, "tc mode attaches %s (%s)",
 			    nm->tc_mode == RG_MODE_TC ? "tcx links" : "clsact filters", why);
@@ -138,7 +154,7 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 {
 	switch (mode) {
 	case RG_CONFIG_MODE_TC:
-		return tc_mode(nm, l->ifindex, err, n);
+		return tc_mode(nm, err, n);
 	case RG_CONFIG_MODE_XDP_GENERIC:
 		return RG_MODE_XDP_GENERIC;
 	case RG_CONFIG_MODE_XDP:
@@ -153,7 +169,7 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 		 * than tc (docs/lessons.md, datapath #1). */
 		if (l->xdp_features_known && rg_link_has_native_xdp(l) && nm->uplink_takes_xdp)
 			return RG_MODE_XDP;
-		return tc_mode(nm, l->ifindex, err, n);
+		return tc_mode(nm, err, n);
 	}
 	return rg_err(err, n, -EINVAL, "unknown mode");
 }
@@ -214,28 +230,42 @@ static int add_pattern(const struct rg_link_table *lt, struct rg_plan *plan,
 	return 0;
 }
 
+/* The PFs sel matches among the netdevs sysfs showed: rg_switchdev_pfs_of
+ * over the facts' snapshot, or the error reading it gave (-ENODATA when it
+ * was not read: facts gathered for a config with no rail by pf). */
+static int pfs_of(const struct rg_sysfs_fact *sysfs, const char *sel, struct rg_pf **pfs,
+		  size_t *n_pfs, char *why, size_t n)
+{
+	if (!sysfs->asked)
+		return rg_err(why, n, -ENODATA, "sysfs was not read with the node's facts");
+	if (sysfs->ret)
+		return rg_err(why, n, sysfs->ret, "%s", sysfs->why);
+	return rg_switchdev_pfs_of(&sysfs->netdevs, sel, pfs, n_pfs, why, n);
+}
+
 /*
  * A rail by pf: the VF representors sysfs shows for the PFs it matches
- * (loader/switchdev.h).  A PF named without a glob must exist; VFs created
- * later are attached by the daemon when their representors appear.
+ * (loader/switchdev.h), from the one snapshot of the facts.  A PF named
+ * without a glob must exist; VFs created later are attached by the daemon
+ * when their representors appear.
  */
 static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 		       const struct rg_config_rail *rail, int rail_id, enum rg_config_mode mode,
 		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
 {
-	const char *root = rg_sysfs_root();
+	const char *root = nm->facts->sysfs.root;
 	struct rg_pf *pfs = NULL;
 	size_t n_pfs = 0;
 	char why[512];
-	int ret = nm->netdevs ? 0 : rg_switchdev_read(root, &nm->netdevs, why, sizeof(why));
+	int ret = pfs_of(&nm->facts->sysfs, rail->pf, &pfs, &n_pfs, why, sizeof(why));
 
-	if (!ret)
-		ret = rg_switchdev_pfs_of(nm->netdevs, rail->pf, &pfs, &n_pfs, why, sizeof(why));
 	if (ret)
 		return rg_err(err, n, ret, "rail %s: pf %s: %s", rail->name, rail->pf, why);
-	if (!n_pfs && !is_glob(rail->pf))
+	if (!n_pfs && !is_glob(rail->pf)) {
+		rg_pfs_free(pfs, n_pfs);     /* an empty array, still allocated */
 		return rg_err(err, n, -ENODEV, "rail %s: pf %s: no such PF (no SR-IOV netdev or PCI address by that name under %s/class/net)",
 			      rail->name, rail->pf, root);
+	}
 	if (!n_pfs)
 		rg_log_info(log, "rail %s: no PF matches %s yet", rail->name, rail->pf);
 	for (size_t i = 0; !ret && i < n_pfs; i++) {
@@ -271,23 +301,27 @@ static int add_matching_reps(const struct rg_link_table *lt, struct rg_plan *pla
 	return ret;
 }
 
-int rg_resolve_icmp_source(struct rg_nl *nl, const struct rg_config *cfg, uint32_t *src)
+int rg_resolve_icmp_source(const struct rg_node_facts *f, const struct rg_config *cfg,
+			   uint32_t *src)
 {
 	*src = cfg->computenet.icmp_source;
 	if (*src)
 		return 0;
-	return rg_nl_route_get_src(nl, cfg->computenet.gateway, src);
+	if (!f->route_src.asked || f->route_src.dst != cfg->computenet.gateway)
+		return -ENODATA;
+	*src = f->route_src.ret ? 0 : f->route_src.src;
+	return f->route_src.ret;
 }
 
 /* The ICMP answers of the plan; without a source the datapath answers
  * nothing, and says why. */
-static void set_icmp(struct rg_nl *nl, const struct rg_config *cfg,
+static void set_icmp(const struct rg_node_facts *f, const struct rg_config *cfg,
 		     const struct rg_link_info *up, struct rg_plan *plan, const struct rg_log *log)
 {
-	int ncpus = libbpf_num_possible_cpus();
+	int ncpus = f->ncpus;
 	uint32_t src;
 
-	if (rg_resolve_icmp_source(nl, cfg, &src)) {
+	if (rg_resolve_icmp_source(f, cfg, &src)) {
 		rg_log_warn(log, "uplink %s has no IPv4 address toward the gateway: no ICMP "
 			    "errors (set computenet.icmpSource)", up->name);
 		src = 0;
@@ -296,12 +330,12 @@ static void set_icmp(struct rg_nl *nl, const struct rg_config *cfg,
 			 (unsigned)cfg->computenet.icmp_burst, ncpus > 0 ? (unsigned)ncpus : 1);
 }
 
-int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_config_mode mode,
-		    const struct rg_rail_ids *prev, struct rg_plan *plan, const struct rg_log *log,
-		    char *err, size_t n)
+int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
+		    const struct rg_node_facts *facts, const struct rg_rail_ids *prev,
+		    struct rg_plan *plan, const struct rg_log *log, char *err, size_t n)
 {
-	struct node_modes nm = { 0 };
-	struct rg_link_table lt = { 0 };
+	struct node_modes nm = { .facts = facts };
+	const struct rg_link_table *lt = &facts->links;
 	struct rg_link_info up;
 	uint8_t gw_mac[6];
 	int ret;
@@ -310,25 +344,25 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 	if (ret)
 		return ret;
 	/* one snapshot of the node's links for every name, glob and PF below */
-	ret = rg_nl_link_table(nl, &lt);
+	ret = facts->links_ret;
 	if (ret) {
 		rg_set_err(err, n, "listing the node's interfaces: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = find_uplink(nl, &lt, cfg, &up, err, n);
+	ret = find_uplink(facts, cfg, &up, err, n);
 	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
 		rg_set_err(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
 			   RG_MAX_IFINDEX - 1);
 		ret = -ERANGE;
 	}
 	if (!ret)
-		ret = gateway_mac(nl, cfg, &up, gw_mac, log, err, n);
+		ret = gateway_mac(facts, cfg, &up, gw_mac, log, err, n);
 	if (ret)
 		goto fail;
 	rg_plan_set_egress(plan, up.ifindex, up.mac, gw_mac, cfg->computenet.gateway,
 			   cfg->anti_spoof);
 	rg_plan_set_uplink_mtu(plan, up.mtu);
-	set_icmp(nl, cfg, &up, plan, log);
+	set_icmp(facts, cfg, &up, plan, log);
 
 	/* Native XDP_REDIRECT needs a target that takes redirected frames (a
 	 * veth only while its peer has GRO or XDP): without it, native XDP on
@@ -350,16 +384,12 @@ int rg_resolve_plan(struct rg_nl *nl, const struct rg_config *cfg, enum rg_confi
 			    up.name);
 
 	for (size_t i = 0; i < cfg->n_rails; i++) {
-		ret = add_matching_reps(&lt, plan, &cfg->rails[i], mode, &nm, log, err, n);
+		ret = add_matching_reps(lt, plan, &cfg->rails[i], mode, &nm, log, err, n);
 		if (ret)
 			goto fail;
 	}
-	rg_netdevs_free(nm.netdevs);
-	rg_link_table_free(&lt);
 	return 0;
 fail:
-	rg_netdevs_free(nm.netdevs);
-	rg_link_table_free(&lt);
 	rg_plan_free(plan);
 	return ret;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * A config meets a node (loader/resolve.c) and is applied to it
- * (loader/apply.c, loader/datapath.c), against the real kernel in private
+ * A config meets a node (loader/kernel/facts.c gathers its facts,
+ * loader/plan/resolve.c plans from them) and is applied to it
+ * (loader/datapath/apply.c, datapath.c), against the real kernel in private
  * namespaces: the group setup unshares the network and mount namespaces
  * and mounts a bpffs of its own, so every link, filter and pin below
  * exists only for this process and vanishes with it.  Topology:
@@ -181,10 +182,15 @@ static int resolve(struct fixture *fx, const struct rg_config *cfg, struct rg_pl
 		   struct caught *c, char *err, size_t n)
 {
 	struct rg_log log = catching(c);
+	struct rg_node_facts facts;
+	int ret;
 
 	memset(plan, 0, sizeof(*plan));
 	err[0] = '\0';
-	return rg_resolve_plan(fx->nl, cfg, cfg->mode, NULL, plan, &log, err, n);
+	rg_facts_gather(fx->nl, cfg, &facts);
+	ret = rg_resolve_plan(cfg, cfg->mode, &facts, NULL, plan, &log, err, n);
+	rg_facts_free(&facts);
+	return ret;
 }
 
 /* Globs match every present interface, sorted; names match exactly. */
