@@ -154,27 +154,6 @@ static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t
 	return 0;
 }
 
-void rg_pin_tree_remove(const char *path)
-{
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	if (!d) {
-		unlink(path);
-		return;
-	}
-	while ((de = readdir(d))) {
-		char child[PATH_MAX];
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-		rg_pin_tree_remove(child);
-	}
-	closedir(d);
-	rmdir(path);
-}
-
 /* Load the object, reusing whatever maps are pinned, and pin the rest
  * under vdir (dp->dir, or the staging directory of a fresh load). */
 static int load_object(struct rg_datapath *dp, bool maps_pinned, const char *vdir,
@@ -574,20 +553,6 @@ struct rg_new_link {
 	struct rg_representor old_rep;
 };
 
-void rg_pin_detach(const char *pin)
-{
-	/* Detach explicitly before unpinning: dropping the last reference
-	 * frees the link only when the pin's inode is evicted, later, so the
-	 * program would still run for a moment after `down` returned. */
-	int fd = bpf_obj_get(pin);
-
-	if (fd >= 0) {
-		bpf_link_detach(fd);
-		close(fd);
-	}
-	unlink(pin);
-}
-
 /* Take one attachment away: a pinned link, or railgate's clsact filter. */
 static void detach_attachment(const struct rg_datapath *dp, const struct rg_attached *a)
 {
@@ -913,19 +878,6 @@ void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 ke
 	if (reps != MAP_FAILED)
 		munmap(reps, bytes);
 	close(fd);
-}
-
-int rg_link_pin_copy(const char *from, const char *to)
-{
-	int ret = 0, fd = bpf_obj_get(from);
-
-	if (fd < 0)
-		return -errno;
-	unlink(to);
-	if (bpf_obj_pin(fd, to))
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 int rg_datapath_discard(struct rg_datapath *dp)

@@ -91,9 +91,6 @@ const char *rg_prog_pin_name(enum rg_prog_id id);   /* dir/progs/<name> */
 void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
 			       enum rg_attach_mode mode, char *out, size_t n);
 enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex);
-int  rg_link_pin_copy(const char *from, const char *to);  /* pin the link at from also at to */
-void rg_pin_detach(const char *pin);          /* detach the link pinned there, unpin it */
-void rg_pin_tree_remove(const char *path);    /* unpin everything under path */
 /* railgate's clsact filters on the interfaces vdir's representor entries
  * record as clsact (when they have this ABI's layout): detached, except
  * those not running only_prog_id (when set) or running keep_prog_id. */

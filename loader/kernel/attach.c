@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Attach through links, or clsact filters where tcx is missing; see attach.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,4 +303,52 @@ int rg_clsact_detach(int ifindex, __u32 our_prog_id)
 	our_filter(&opts);
 	ret = bpf_tc_detach(&hook, &opts);
 	return ret == -ENOENT ? 0 : ret;
+}
+
+void rg_pin_detach(const char *pin)
+{
+	/* Detach explicitly before unpinning: dropping the last reference
+	 * frees the link only when the pin's inode is evicted, later, so the
+	 * program would still run for a moment after `down` returned. */
+	int fd = bpf_obj_get(pin);
+
+	if (fd >= 0) {
+		bpf_link_detach(fd);
+		close(fd);
+	}
+	unlink(pin);
+}
+
+int rg_link_pin_copy(const char *from, const char *to)
+{
+	int ret = 0, fd = bpf_obj_get(from);
+
+	if (fd < 0)
+		return -errno;
+	unlink(to);
+	if (bpf_obj_pin(fd, to))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+void rg_pin_tree_remove(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char child[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
+		rg_pin_tree_remove(child);
+	}
+	closedir(d);
+	rmdir(path);
 }

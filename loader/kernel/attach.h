@@ -77,4 +77,9 @@ __u32 rg_clsact_prog_id(int ifindex);
  */
 int rg_clsact_detach(int ifindex, __u32 our_prog_id);
 
+/* Pins of links (bpffs). */
+int  rg_link_pin_copy(const char *from, const char *to);  /* pin the link at from also at to */
+void rg_pin_detach(const char *pin);          /* detach the link pinned there, unpin it */
+void rg_pin_tree_remove(const char *path);    /* unpin everything under path */
+
 #endif /* RAILGATE_ATTACH_H */
