@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "loader/datapath/datapath.h"
+#include "maps/pins.h"
 #include "loader/kernel/attach.h"
 #include "lib/netfmt.h"
 #include "loader/datapath/takeover.h"
@@ -23,13 +24,6 @@
 #include "lib/errbuf.h"
 
 #define BPF_FS_MAGIC_NUMBER 0xcafe4a11
-
-static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
-
-const char *rg_prog_pin_name(enum rg_prog_id id)
-{
-	return prog_pin_names[id];
-}
 
 static int mkdir_p(const char *path)
 {
@@ -144,7 +138,7 @@ static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t
 	if (ret)
 		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		path_join(path, sizeof(path), dir, prog_pin_names[i]);
+		path_join(path, sizeof(path), dir, rg_prog_pin_name(i));
 		unlink(path);
 		if (bpf_obj_pin(dp->prog_fd[i], path)) {
 			ret = -errno;
@@ -206,7 +200,6 @@ fail:
  * load (under the same lock, so nobody else can be using it) or `down`
  * removes.  bpffs refuses dots in names, hence no ".tmp".
  */
-#define RG_STAGING_PREFIX "staging-"
 
 static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
 {
@@ -231,14 +224,6 @@ static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
 fail:
 	rg_pin_tree_remove(staging);
 	return ret;
-}
-
-int rg_pin_version_of(const char *name)
-{
-	int ver;
-	char tail;
-
-	return sscanf(name, "v%d%c", &ver, &tail) == 1 && ver > 0 ? ver : 0;
 }
 
 /* "Not up", and whether another ABI's railgate is (the takeover's case,
@@ -287,7 +272,7 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 	}
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/progs/%s", dp->dir, prog_pin_names[i]);
+		snprintf(path, sizeof(path), "%s/progs/%s", dp->dir, rg_prog_pin_name(i));
 		dp->prog_fd[i] = maps_pinned ? bpf_obj_get(path) : -1;
 		if (dp->prog_fd[i] < 0)
 			progs_pinned = false;
@@ -340,18 +325,6 @@ int rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg
 	if (!ret)
 		*eg = g.egress;
 	return ret;
-}
-
-enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex)
-{
-	char mode[32];
-
-	if (sscanf(name, "if%d-%31s", ifindex, mode) != 2)
-		return RG_MODE_NONE;
-	for (int m = RG_MODE_XDP; m <= RG_MODE_TC; m++)
-		if (strcmp(mode, rg_attach_mode_name(m)) == 0)
-			return m;
-	return RG_MODE_NONE;
 }
 
 static int attached_cmp(const void *a, const void *b)
@@ -842,7 +815,7 @@ void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 ke
 	int fd;
 
 	/* the pinned program's id, when its pin is still there (see rg_clsact_query) */
-	snprintf(pin, sizeof(pin), "%s/progs/%s", vdir, prog_pin_names[RG_PROG_TC]);
+	snprintf(pin, sizeof(pin), "%s/progs/%s", vdir, rg_prog_pin_name(RG_PROG_TC));
 	fd = bpf_obj_get(pin);
 	if (fd >= 0) {
 		prog_id = rg_prog_id(fd);

@@ -25,12 +25,11 @@
 
 #include "lib/log.h"
 #include "maps/map_set.h"
+#include "maps/pins.h"
 #include "loader/plan/plan.h"
 
 struct railgate;                 /* the libbpf skeleton */
 struct rg_takeover;              /* takeover.h */
-
-enum rg_prog_id { RG_PROG_XDP, RG_PROG_TC, RG_PROG_COUNT };
 
 struct rg_datapath {
 	char root[PATH_MAX];         /* pin root */
@@ -84,13 +83,8 @@ int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
  * and remove dp->dir, and nothing else (another version's pins stay). */
 int  rg_datapath_discard(struct rg_datapath *dp);
 
-/* Pin files, for takeover.c.  A version's directory is root/v<N>: N, or 0
- * for another name.  A link's pin is dir/links/if<N>-<mode>. */
-int  rg_pin_version_of(const char *name);
-const char *rg_prog_pin_name(enum rg_prog_id id);   /* dir/progs/<name> */
 void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
 			       enum rg_attach_mode mode, char *out, size_t n);
-enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex);
 /* railgate's clsact filters on the interfaces vdir's representor entries
  * record as clsact (when they have this ABI's layout): detached, except
  * those not running only_prog_id (when set) or running keep_prog_id. */
