@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The datapath's packet and side counters seen from user space (see
- * map_set.h): summed over the CPUs, reset.
+ * map_set.h): summed over the CPUs, reset, carried over from an older
+ * version at a takeover.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "maps/map_set.h"
+#include "maps/pins.h"
 #include "lib/errbuf.h"
 
 /*
@@ -123,5 +128,65 @@ int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
 out:
 	free(keys);
 	free(zero);
+	return rc;
+}
+
+/*
+ * Add another version's packet counters to ours, CPU by CPU, when its
+ * rg_stats has the shape of this ABI's (the same stats in the same slots).
+ * Each slot is added once, and only slots that counted something are
+ * written; the side counters are not carried.
+ */
+int rg_map_set_carry_stats(struct rg_map_set *ms, const char *old_vdir)
+{
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info);
+	char pin[PATH_MAX];
+	int ncpu = libbpf_num_possible_cpus();
+	struct rg_counter *old = NULL, *cur = NULL;
+	int fd, rc = rg_pin_map(pin, sizeof(pin), old_vdir, RG_MAP_STATS, NULL, 0);
+
+	if (rc)
+		return rc;
+	fd = bpf_obj_get(pin);
+	if (fd < 0)
+		return -errno;
+	rc = -EPROTO;
+	if (ncpu <= 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.type != BPF_MAP_TYPE_PERCPU_ARRAY || info.key_size != sizeof(uint32_t) ||
+	    info.value_size != sizeof(struct rg_counter) || info.max_entries != RG_STAT_SLOTS)
+		goto out;
+	rc = -ENOMEM;
+	old = calloc((size_t)ncpu, sizeof(*old));
+	cur = calloc((size_t)ncpu, sizeof(*cur));
+	if (!old || !cur)
+		goto out;
+	rc = 0;
+	for (uint32_t key = 0; key < RG_STAT_SLOTS && !rc; key++) {
+		bool any = false;
+
+		if (bpf_map_lookup_elem(fd, &key, old)) {
+			rc = -errno;
+			break;
+		}
+		for (int c = 0; c < ncpu; c++)
+			any |= old[c].packets != 0;
+		if (!any)
+			continue;
+		if (bpf_map_lookup_elem(ms->fd[RG_MAPID_STATS], &key, cur)) {
+			rc = -errno;
+			break;
+		}
+		for (int c = 0; c < ncpu; c++) {
+			cur[c].packets += old[c].packets;
+			cur[c].bytes += old[c].bytes;
+		}
+		if (bpf_map_update_elem(ms->fd[RG_MAPID_STATS], &key, cur, BPF_EXIST))
+			rc = -errno;
+	}
+out:
+	free(old);
+	free(cur);
+	close(fd);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include "maps/map_set.h"
+#include "maps/pins.h"
 #include "lib/errbuf.h"
 
 /* The RG_MAP_* name of each map id (also its pin file name). */
@@ -237,14 +238,18 @@ int rg_map_set_reuse_in_object(const struct rg_map_set *ms, struct bpf_object *o
 	return 0;
 }
 
-int rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size_t n)
+int rg_map_set_from_pins(struct rg_map_set *ms, const char *vdir, char *err, size_t n)
 {
 	char path[PATH_MAX];
 	int rc;
 
 	rg_map_set_init(ms);
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
+		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, n);
+		if (rc) {
+			rg_map_set_close(ms);
+			return rc;
+		}
 		ms->fd[i] = bpf_obj_get(path);
 		if (ms->fd[i] < 0) {
 			rc = rg_err(err, n, -errno, "open pinned map %s: %s", path,
@@ -282,20 +287,48 @@ static int make_dirs(const char *dir, char *err, size_t n)
 	}
 }
 
-int rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size_t n)
+int rg_map_set_pin(const struct rg_map_set *ms, const char *vdir, char *err, size_t n)
 {
-	char path[PATH_MAX];
-	int rc = make_dirs(dir, err, n);
+	char dir[PATH_MAX], path[PATH_MAX];
+	int rc = rg_pin_maps_dir(dir, sizeof(dir), vdir, err, n);
 
+	if (!rc)
+		rc = make_dirs(dir, err, n);
 	if (rc)
 		return rc;
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
+		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, n);
+		if (rc)
+			return rc;
 		if (bpf_obj_pin(ms->fd[i], path))
 			return rg_err(err, n, -errno, "pin map %s at %s: %s", rg_map_names[i],
 				       path, strerror(errno));
 	}
 	return 0;
+}
+
+/* The kernel's id of the map fd names, 0 when it names none. */
+static uint32_t map_id(int fd)
+{
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info);
+
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
+}
+
+bool rg_map_set_is_pinned(const struct rg_map_set *ms, const char *vdir)
+{
+	char path[PATH_MAX];
+	uint32_t id;
+	int fd;
+
+	if (rg_pin_map(path, sizeof(path), vdir, RG_MAP_STATE, NULL, 0))
+		return false;
+	fd = bpf_obj_get(path);
+	id = map_id(fd);
+	if (fd >= 0)
+		close(fd);
+	return id && id == map_id(ms->fd[RG_MAPID_STATE]);
 }
 
 unsigned rg_map_set_active_gen(const struct rg_map_set *ms)
@@ -668,6 +701,71 @@ int rg_map_set_get_representor(const struct rg_map_set *ms, unsigned gen, uint32
 
 	if (!rc)
 		*rep = *rep_slot(ms, gen, ifindex);
+	return rc;
+}
+
+/*
+ * The interfaces whose representor entry says clsact in either generation
+ * of reps (a filter has no pin: the entries are its record).  Both
+ * generations, so that one the new config dropped is still found, and
+ * retired, after the flip.
+ */
+static int clsact_ifindexes(const struct rg_representor *reps, int **out, size_t *count)
+{
+	int *list = malloc(RG_MAX_IFINDEX * sizeof(*list));
+	size_t found = 0;
+
+	*out = list;
+	*count = 0;
+	if (!list)
+		return -ENOMEM;
+	for (uint32_t ifindex = 1; ifindex < RG_MAX_IFINDEX; ifindex++) {
+		for (unsigned gen = 0; gen < RG_GENERATIONS; gen++) {
+			if (reps[rg_rep_key(gen, ifindex)].mode == RG_MODE_TC_CLSACT) {
+				list[found++] = (int)ifindex;
+				break;
+			}
+		}
+	}
+	*count = found;
+	return 0;
+}
+
+int rg_map_set_clsact_ifindexes(const struct rg_map_set *ms, int **out, size_t *count)
+{
+	*out = NULL;
+	*count = 0;
+	return ms->reps ? clsact_ifindexes(ms->reps, out, count) : 0;
+}
+
+int rg_map_pins_clsact_ifindexes(const char *vdir, int **out, size_t *count)
+{
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info);
+	char pin[PATH_MAX];
+	void *reps;
+	int fd, rc;
+
+	*out = NULL;
+	*count = 0;
+	rc = rg_pin_map(pin, sizeof(pin), vdir, RG_MAP_REPRESENTORS, NULL, 0);
+	if (rc)
+		return rc;
+	fd = bpf_obj_get(pin);
+	if (fd < 0)
+		return -errno;
+	/* Another ABI's entries are read only if they have this one's layout. */
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.value_size != sizeof(struct rg_representor) ||
+	    info.max_entries != RG_GENERATIONS * RG_MAX_IFINDEX) {
+		close(fd);
+		return -EPROTO;
+	}
+	reps = mmap(NULL, RG_REPS_BYTES, PROT_READ, MAP_SHARED, fd, 0);
+	rc = reps == MAP_FAILED ? -errno : clsact_ifindexes(reps, out, count);
+	if (reps != MAP_FAILED)
+		munmap(reps, RG_REPS_BYTES);
+	close(fd);
 	return rc;
 }
 

@@ -3,10 +3,9 @@
  * The datapath's life on a node: load it or adopt what is pinned, apply a
  * plan hitlessly (with rollback), and take it all down.
  *
- * Pin layout under the pin root (default /sys/fs/bpf/railgate):
- *   v<ABI>/maps/<map>        every map of maps/rg_abi.h
- *   v<ABI>/progs/xdp, tc     the two entry points
- *   v<ABI>/links/if<N>-<mode> (bpffs refuses dots in names) one link per attached interface (ifindex N)
+ * Pins under the pin root (default /sys/fs/bpf/railgate; their names and
+ * paths: maps/pins.h): v<ABI>/maps/<map>, v<ABI>/progs/xdp and tc, and
+ * v<ABI>/links/if<N>-<mode>, one link per attached interface (ifindex N).
  * A clsact filter (tc mode without tcx, RG_MODE_TC_CLSACT) has no link to
  * pin: the representor entries record its mode, and the filter is found by
  * asking tc for railgate's handle and priority on those interfaces.
@@ -79,16 +78,14 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
 int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
 
+/* After an apply that took over an older version's node (dp->takeover):
+ * its leftovers detached, its counters carried over, its pins removed
+ * (rg_takeover_finish). */
+void rg_datapath_finish_takeover(struct rg_datapath *dp, const struct rg_log *log);
+
 /* Undo a first load that failed: detach this version's links and filters
  * and remove dp->dir, and nothing else (another version's pins stay). */
 int  rg_datapath_discard(struct rg_datapath *dp);
-
-void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
-			       enum rg_attach_mode mode, char *out, size_t n);
-/* railgate's clsact filters on the interfaces vdir's representor entries
- * record as clsact (when they have this ABI's layout): detached, except
- * those not running only_prog_id (when set) or running keep_prog_id. */
-void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 keep_prog_id);
 
 /* Detach everything and remove every pin under root (all ABI versions and
  * a fresh load's staging directory), keeping root itself, the lock's inode.

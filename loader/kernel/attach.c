@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "loader/kernel/attach.h"
+#include "maps/pins.h"
 #include "lib/netfmt.h"
 #include "lib/errbuf.h"
 
@@ -305,6 +306,19 @@ int rg_clsact_detach(int ifindex, __u32 our_prog_id)
 	return ret == -ENOENT ? 0 : ret;
 }
 
+void rg_clsact_detach_each(const int *ifindexes, size_t count, __u32 our_prog_id,
+			   __u32 only_prog_id, __u32 keep_prog_id)
+{
+	for (size_t i = 0; i < count; i++) {
+		__u32 running = rg_clsact_prog_id(ifindexes[i]);
+
+		if ((only_prog_id && running != only_prog_id) ||
+		    (keep_prog_id && running == keep_prog_id))
+			continue;
+		rg_clsact_detach(ifindexes[i], our_prog_id);
+	}
+}
+
 void rg_pin_detach(const char *pin)
 {
 	/* Detach explicitly before unpinning: dropping the last reference
@@ -346,8 +360,8 @@ void rg_pin_tree_remove(const char *path)
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-		rg_pin_tree_remove(child);
+		if (!rg_pin_child(child, sizeof(child), path, de->d_name, NULL, 0))
+			rg_pin_tree_remove(child);
 	}
 	closedir(d);
 	rmdir(path);
