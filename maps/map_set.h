@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * User space's handle on the datapath's maps (maps/rg_abi.h): open them
- * from a loaded object or from pins, write a whole generation of tables,
- * flip the active generation, read the per-CPU counters.
+ * User space's handle on the datapath's maps (maps/rg_abi.h), and the only
+ * code that reaches them: open them from a loaded object or from pins (their
+ * paths: maps/pins.h), write a whole generation of tables, flip the active
+ * generation (map_set.c); one entry at a time (map_entries.c); the per-CPU
+ * counters, and their carry from an older version (map_counters.c); the
+ * monitor's lease (map_monitor.c).
  *
  * The MMAPABLE maps (rg_state, rg_tbl24, rg_tbl8, rg_representors) are
  * mmap()ed, so filling a 64k-prefix table is a memcpy, not 64k syscalls.  Errors come back as
