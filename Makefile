@@ -84,6 +84,7 @@ $(BUILD)/tests/unit/test_fib:       TEST_LDLIBS :=
 $(BUILD)/tests/unit/test_floor:     TEST_LDLIBS := -lnl-3
 $(BUILD)/tests/unit/test_metrics:   TEST_LDLIBS := -ljson-c -lmicrohttpd
 $(BUILD)/tests/unit/test_netlink:   TEST_LDLIBS := -lnl-genl-3 -lnl-route-3 -lnl-3
+$(BUILD)/tests/unit/test_pins:      TEST_LDLIBS :=
 $(BUILD)/tests/unit/test_pod_plan:  TEST_LDLIBS := -lnl-route-3 -lnl-3 -lyaml -lcrypto
 $(BUILD)/tests/unit/test_switchdev: TEST_LDLIBS :=
 $(BUILD)/tests/bpf/test_datapath:   TEST_LDLIBS := -lbpf

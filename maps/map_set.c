@@ -18,6 +18,8 @@
 #include <linux/bpf.h>
 
 #include "maps/map_set.h"
+#include "maps/map_layout.h"
+#include "maps/pins.h"
 #include "lib/errbuf.h"
 #include "lib/files.h"
 
@@ -37,15 +39,6 @@ static const char *const rg_map_names[RG_MAPID_COUNT] = {
 	[RG_MAPID_EVENT_RINGS]  = RG_MAP_EVENT_RINGS,
 	[RG_MAPID_MONITOR_BUCKETS] = RG_MAP_MONITOR_BUCKETS,
 };
-
-/* Byte sizes of the mmap()ed maps: value size * max_entries. */
-#define RG_STATE_BYTES  sizeof(struct rg_state)
-#define RG_TBL24_BYTES  ((size_t)RG_GENERATIONS * RG_TBL24_SLOTS * sizeof(uint32_t))
-#define RG_TBL8_BYTES   ((size_t)RG_GENERATIONS * RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE * \
-			 sizeof(uint32_t))
-/* rg_representor is 16 bytes, a multiple of 8: the mmap is a plain array. */
-#define RG_REPS_BYTES   ((size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor))
-_Static_assert(sizeof(struct rg_representor) % 8 == 0, "rg_representors mmap stride");
 
 
 /* Copy route entries into (out of) an mmap()ed rg_tbl24 / rg_tbl8 at
@@ -238,14 +231,18 @@ int rg_map_set_reuse_in_object(const struct rg_map_set *ms, struct bpf_object *o
 	return 0;
 }
 
-int rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size_t n)
+int rg_map_set_from_pins(struct rg_map_set *ms, const char *vdir, char *err, size_t n)
 {
 	char path[PATH_MAX];
 	int rc;
 
 	rg_map_set_init(ms);
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
+		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, n);
+		if (rc) {
+			rg_map_set_close(ms);
+			return rc;
+		}
 		ms->fd[i] = bpf_obj_get(path);
 		if (ms->fd[i] < 0) {
 			rc = rg_err(err, n, -errno, "open pinned map %s: %s", path,
@@ -260,20 +257,48 @@ int rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size
 	return rc;
 }
 
-int rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size_t n)
+int rg_map_set_pin(const struct rg_map_set *ms, const char *vdir, char *err, size_t n)
 {
-	char path[PATH_MAX];
-	int rc = rg_mkdir_p(dir, 0700, err, n);
+	char dir[PATH_MAX], path[PATH_MAX];
+	int rc = rg_pin_maps_dir(dir, sizeof(dir), vdir, err, n);
 
+	if (!rc)
+		rc = rg_mkdir_p(dir, 0700, err, n);
 	if (rc)
 		return rc;
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, rg_map_names[i]);
+		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, n);
+		if (rc)
+			return rc;
 		if (bpf_obj_pin(ms->fd[i], path))
 			return rg_err(err, n, -errno, "pin map %s at %s: %s", rg_map_names[i],
 				       path, strerror(errno));
 	}
 	return 0;
+}
+
+/* The kernel's id of the map fd names, 0 when it names none. */
+static uint32_t map_id(int fd)
+{
+	struct bpf_map_info info = {};
+	uint32_t len = sizeof(info);
+
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
+}
+
+bool rg_map_set_is_pinned(const struct rg_map_set *ms, const char *vdir)
+{
+	char path[PATH_MAX];
+	uint32_t id;
+	int fd;
+
+	if (rg_pin_map(path, sizeof(path), vdir, RG_MAP_STATE, NULL, 0))
+		return false;
+	fd = bpf_obj_get(path);
+	id = map_id(fd);
+	if (fd >= 0)
+		close(fd);
+	return id && id == map_id(ms->fd[RG_MAPID_STATE]);
 }
 
 unsigned rg_map_set_active_gen(const struct rg_map_set *ms)
@@ -328,12 +353,6 @@ struct rg_representor rg_representor_of(uint16_t rail_id, const struct rg_rail *
 		rep.vlan = rail->vlan;
 	}
 	return rep;
-}
-
-static struct rg_representor *rep_slot(const struct rg_map_set *ms, unsigned gen,
-				       uint32_t ifindex)
-{
-	return &ms->reps[rg_rep_key(gen, ifindex)];
 }
 
 /* The generation's slice, cleared, then one entry per binding (not VALID
@@ -588,324 +607,4 @@ int rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen, struct rg_f
 	if (rc)
 		rg_fib_image_free(img);
 	return rc;
-}
-
-/* Checks shared by the single-entry accessors. */
-static int rep_args_ok(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-		       char *err, size_t n)
-{
-	if (gen >= RG_GENERATIONS)
-		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
-	if (ifindex >= RG_MAX_IFINDEX)
-		return rg_err(err, n, -ERANGE,
-			       "ifindex %u is too high for the datapath (max %u)", ifindex,
-			       RG_MAX_IFINDEX - 1);
-	if (!ms->reps)
-		return rg_err(err, n, -EBADF, "map set is not open");
-	return 0;
-}
-
-int rg_map_set_put_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-			       const struct rg_representor *rep, char *err, size_t n)
-{
-	struct rg_representor *slot, body = *rep;
-	int rc = rep_args_ok(ms, gen, ifindex, err, n);
-
-	if (rc)
-		return rc;
-	/*
-	 * The datapath may read a live entry while it is written: the flags
-	 * (VALID) go in last, so a frame that finds VALID finds the rest.
-	 * The loader only ever writes entries that are not VALID yet (a new
-	 * interface) or not read (the inactive generation).
-	 */
-	slot = rep_slot(ms, gen, ifindex);
-	body.flags = 0;
-	*slot = body;
-	__atomic_store_n(&slot->flags, rep->flags, __ATOMIC_RELEASE);
-	return 0;
-}
-
-int rg_map_set_del_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-			       char *err, size_t n)
-{
-	int rc = rep_args_ok(ms, gen, ifindex, err, n);
-
-	if (rc)
-		return rc;
-	/* An ARRAY entry cannot be deleted: clearing VALID retires it. */
-	__atomic_store_n(&rep_slot(ms, gen, ifindex)->flags, 0, __ATOMIC_RELEASE);
-	memset(rep_slot(ms, gen, ifindex), 0, sizeof(struct rg_representor));
-	return 0;
-}
-
-int rg_map_set_get_representor(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-			       struct rg_representor *rep)
-{
-	int rc = rep_args_ok(ms, gen, ifindex, NULL, 0);
-
-	if (!rc)
-		*rep = *rep_slot(ms, gen, ifindex);
-	return rc;
-}
-
-int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
-{
-	struct bpf_devmap_val val = { .ifindex = ifindex }, cur;
-
-	/*
-	 * Already there: leave it.  The kernel replaces a DEVMAP_HASH entry by
-	 * unlinking the old node and then linking the new one, so a redirect
-	 * on another CPU in between misses the uplink (redirect_failed): every
-	 * reload re-putting the same uplink dropped an in-flight frame now and
-	 * then (test_reload_differential caught it).
-	 */
-	if (!bpf_map_lookup_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex, &cur) &&
-	    cur.ifindex == ifindex && !cur.bpf_prog.fd)
-		return 0;
-	if (bpf_map_update_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex, &val, BPF_ANY))
-		return rg_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
-			       strerror(errno));
-	return 0;
-}
-
-int rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
-{
-	if (bpf_map_delete_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex) && errno != ENOENT)
-		return rg_err(err, n, -errno, "delete %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
-			       strerror(errno));
-	return 0;
-}
-
-int rg_map_set_read_tx_ports(const struct rg_map_set *ms, uint32_t ifindexes[RG_MAX_UPLINKS],
-			     size_t *count, char *err, size_t n)
-{
-	uint32_t key, next;
-
-	*count = 0;
-	for (void *prev = NULL; *count < RG_MAX_UPLINKS; prev = &key) {
-		if (bpf_map_get_next_key(ms->fd[RG_MAPID_TX_PORTS], prev, &next)) {
-			if (errno == ENOENT)
-				return 0;
-			return rg_err(err, n, -errno, "walk %s: %s", RG_MAP_TX_PORTS,
-				       strerror(errno));
-		}
-		ifindexes[(*count)++] = next;
-		key = next;
-	}
-	return 0;
-}
-
-/*
- * Per-CPU values come back as ncpus consecutive rg_counters per key (16
- * bytes is already 8-aligned).  One batch syscall reads the whole map.
- */
-int rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
-			  char *err, size_t n)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	struct rg_counter *vals;
-	uint32_t *keys, out_batch = 0, count = RG_STAT_SLOTS;
-	int rc = 0;
-
-	if (ncpus <= 0)
-		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
-	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
-	vals = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*vals));
-	if (!keys || !vals) {
-		rc = rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_STATS);
-		goto out;
-	}
-	/* ENOENT means "that was the last batch", not a failure. */
-	if (bpf_map_lookup_batch(ms->fd[RG_MAPID_STATS], NULL, &out_batch, keys, vals,
-				 &count, NULL) && errno != ENOENT) {
-		rc = rg_err(err, n, -errno, "read %s: %s", RG_MAP_STATS, strerror(errno));
-		goto out;
-	}
-	memset(out, 0, sizeof(*out) * RG_STAT_SLOTS);
-	for (uint32_t i = 0; i < count; i++) {
-		if (keys[i] >= RG_STAT_SLOTS)
-			continue;
-		for (int cpu = 0; cpu < ncpus; cpu++) {
-			out[keys[i]].packets += vals[(size_t)i * ncpus + cpu].packets;
-			out[keys[i]].bytes += vals[(size_t)i * ncpus + cpu].bytes;
-		}
-	}
-out:
-	free(keys);
-	free(vals);
-	return rc;
-}
-
-int rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *out,
-			       char *err, size_t n)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	struct rg_counter *vals;
-	int rc = 0;
-
-	if (ncpus <= 0)
-		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
-	vals = calloc((size_t)ncpus, sizeof(*vals));
-	if (!vals)
-		return rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_SIDE_STATS);
-	memset(out, 0, sizeof(*out) * RG_SIDE_MAX);
-	for (uint32_t key = 0; key < RG_SIDE_MAX && !rc; key++) {
-		if (bpf_map_lookup_elem(ms->fd[RG_MAPID_SIDE_STATS], &key, vals)) {
-			rc = rg_err(err, n, -errno, "read %s: %s", RG_MAP_SIDE_STATS,
-				    strerror(errno));
-			break;
-		}
-		for (int cpu = 0; cpu < ncpus; cpu++) {
-			out[key].packets += vals[cpu].packets;
-			out[key].bytes += vals[cpu].bytes;
-		}
-	}
-	free(vals);
-	return rc;
-}
-
-/* The side counters of rg_side_stats back to zero on every CPU. */
-static int reset_side_stats(struct rg_map_set *ms, char *err, size_t n)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	struct rg_counter *zero = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*zero));
-	int rc = 0;
-
-	if (!zero)
-		return rg_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_SIDE_STATS);
-	for (uint32_t key = 0; key < RG_SIDE_MAX && !rc; key++)
-		if (bpf_map_update_elem(ms->fd[RG_MAPID_SIDE_STATS], &key, zero, BPF_ANY))
-			rc = rg_err(err, n, -errno, "reset %s: %s", RG_MAP_SIDE_STATS,
-				    strerror(errno));
-	free(zero);
-	return rc;
-}
-
-int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	struct rg_counter *zero;
-	uint32_t *keys, count = RG_STAT_SLOTS;
-	int rc = 0;
-
-	if (ncpus <= 0)
-		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
-	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
-	zero = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*zero));
-	if (!keys || !zero) {
-		rc = rg_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_STATS);
-		goto out;
-	}
-	for (uint32_t i = 0; i < RG_STAT_SLOTS; i++)
-		keys[i] = i;
-	if (bpf_map_update_batch(ms->fd[RG_MAPID_STATS], keys, zero, &count, NULL))
-		rc = rg_err(err, n, -errno, "reset %s: %s", RG_MAP_STATS, strerror(errno));
-	if (!rc)
-		rc = reset_side_stats(ms, err, n);
-out:
-	free(keys);
-	free(zero);
-	return rc;
-}
-
-/* ---- the drop monitor's lease ------------------------------------------ */
-
-void rg_monitor_raise(__u64 *field, uint64_t until_ns)
-{
-	__u64 cur = __atomic_load_n(field, __ATOMIC_ACQUIRE);
-
-	/* A failed exchange reloads cur; stop once it is at least ours. */
-	while (cur < until_ns &&
-	       !__atomic_compare_exchange_n(field, &cur, until_ns, false, __ATOMIC_ACQ_REL,
-					    __ATOMIC_ACQUIRE))
-		;
-}
-
-/* The summary lease of a scope: what every frame looks at. */
-static __u64 *summary_lease(struct rg_state *st, enum rg_monitor_scope scope)
-{
-	return scope == RG_MONITOR_ALL ? &st->monitor_all_until_ns : &st->monitor_drops_until_ns;
-}
-
-/* The node's budget as this CPU's share; every monitor writes the same. */
-static void write_monitor_budget(struct rg_state *st)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	uint32_t cpus = ncpus > 0 ? (uint32_t)ncpus : 1;
-
-	__atomic_store_n(&st->monitor_cpu_rate, RG_MONITOR_RATE / cpus ?: 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&st->monitor_cpu_burst, RG_MONITOR_BURST / cpus ?: 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&st->monitor_sample, RG_MONITOR_SAMPLE, __ATOMIC_RELAXED);
-}
-
-int rg_map_set_monitor_claim(struct rg_map_set *ms, enum rg_monitor_scope scope, uint64_t now_ns,
-			     int ring_fd, uint32_t pid, struct rg_monitor_lease *lease,
-			     char *err, size_t n)
-{
-	uint64_t until = now_ns + RG_MONITOR_LEASE_NS;
-
-	lease->slot = -1;
-	if (scope != RG_MONITOR_DROPS && scope != RG_MONITOR_ALL)
-		return rg_err(err, n, -EINVAL, "monitor scope %d is neither drops nor all", scope);
-	if (!ms->state)
-		return rg_err(err, n, -EBADF, "map set is not open");
-	for (int i = 0; i < RG_MONITOR_SLOTS; i++) {
-		struct rg_monitor_slot *slot = &ms->state->monitor_slots[i];
-		__u64 cur = __atomic_load_n(&slot->until_ns, __ATOMIC_ACQUIRE);
-		uint32_t key = (uint32_t)i;
-
-		if (cur > now_ns ||
-		    !__atomic_compare_exchange_n(&slot->until_ns, &cur, until, false,
-						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			continue;      /* live, or someone else took it just now */
-		__atomic_store_n(&slot->scope, (uint32_t)scope, __ATOMIC_RELEASE);
-		__atomic_store_n(&slot->owner_pid, pid, __ATOMIC_RELAXED);
-		if (bpf_map_update_elem(ms->fd[RG_MAPID_EVENT_RINGS], &key, &ring_fd, BPF_ANY)) {
-			int rc = rg_err(err, n, -errno, "put the ring into %s[%d]: %s",
-					RG_MAP_EVENT_RINGS, i, strerror(errno));
-
-			__atomic_store_n(&slot->until_ns, 0, __ATOMIC_RELEASE);
-			return rc;
-		}
-		write_monitor_budget(ms->state);
-		rg_monitor_raise(summary_lease(ms->state, scope), until);
-		*lease = (struct rg_monitor_lease){ .slot = i, .until_ns = until, .scope = scope };
-		return 0;
-	}
-	return rg_err(err, n, -EBUSY, "all %d monitor slots are held by running monitors",
-		      RG_MONITOR_SLOTS);
-}
-
-int rg_map_set_monitor_renew(struct rg_map_set *ms, struct rg_monitor_lease *lease,
-			     uint64_t now_ns, char *err, size_t n)
-{
-	__u64 until = now_ns + RG_MONITOR_LEASE_NS, mine = lease->until_ns;
-	struct rg_monitor_slot *slot;
-
-	if (!ms->state || lease->slot < 0 || lease->slot >= RG_MONITOR_SLOTS)
-		return rg_err(err, n, -EBADF, "no monitor lease held");
-	slot = &ms->state->monitor_slots[lease->slot];
-	if (!__atomic_compare_exchange_n(&slot->until_ns, &mine, until, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
-		return rg_err(err, n, -ESTALE, "monitor slot %d ran out and was taken",
-			      lease->slot);
-	lease->until_ns = until;
-	rg_monitor_raise(summary_lease(ms->state, lease->scope), until);
-	return 0;
-}
-
-void rg_map_set_monitor_release(struct rg_map_set *ms, struct rg_monitor_lease *lease)
-{
-	__u64 mine = lease->until_ns;
-	uint32_t key;
-
-	if (!ms->state || lease->slot < 0 || lease->slot >= RG_MONITOR_SLOTS)
-		return;
-	key = (uint32_t)lease->slot;
-	/* Only while it is still ours: a lapsed slot may be someone else's. */
-	if (__atomic_compare_exchange_n(&ms->state->monitor_slots[key].until_ns, &mine, 0, false,
-					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		bpf_map_delete_elem(ms->fd[RG_MAPID_EVENT_RINGS], &key);
-	lease->slot = -1;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * User space's handle on the datapath's maps (maps/rg_abi.h): open them
- * from a loaded object or from pins, write a whole generation of tables,
- * flip the active generation, read the per-CPU counters.
+ * User space's handle on the datapath's maps (maps/rg_abi.h), and the only
+ * code that reaches them: open them from a loaded object or from pins (their
+ * paths: maps/pins.h), write a whole generation of tables, flip the active
+ * generation (map_set.c); one entry at a time (map_entries.c); the per-CPU
+ * counters, and their carry from an older version (map_counters.c); the
+ * monitor's lease (map_monitor.c).
  *
  * The MMAPABLE maps (rg_state, rg_tbl24, rg_tbl8, rg_representors) are
  * mmap()ed, so filling a 64k-prefix table is a memcpy, not 64k syscalls.  Errors come back as
@@ -12,6 +15,7 @@
 #ifndef RAILGATE_MAP_SET_H
 #define RAILGATE_MAP_SET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,11 +66,16 @@ int  rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
  * ones, on a reload), so the programs it loads read the running state. */
 int  rg_map_set_reuse_in_object(const struct rg_map_set *ms, struct bpf_object *obj,
 				char *err, size_t n);
-/* Open the maps pinned as dir/<name> (the RG_MAP_* names). */
-int  rg_map_set_from_pins(struct rg_map_set *ms, const char *dir, char *err, size_t n);
-/* Pin every map as dir/<name> (dir is created, parents too). -EEXIST when a
- * pin is already there. */
-int  rg_map_set_pin(const struct rg_map_set *ms, const char *dir, char *err, size_t n);
+/* Open the maps pinned under a version's directory, vdir/maps/<name> (the
+ * RG_MAP_* names, maps/pins.h). */
+int  rg_map_set_from_pins(struct rg_map_set *ms, const char *vdir, char *err, size_t n);
+/* Pin every map as vdir/maps/<name> (the directory is created, parents
+ * too). -EEXIST when a pin is already there. */
+int  rg_map_set_pin(const struct rg_map_set *ms, const char *vdir, char *err, size_t n);
+/* Whether ms holds the maps pinned under vdir now (its rg_state is the
+ * pinned one): `down`, and a fresh `up` after it, replace the maps, and a
+ * holder of the old ones would write and read what no datapath uses. */
+bool rg_map_set_is_pinned(const struct rg_map_set *ms, const char *vdir);
 /* munmap and close; safe twice. */
 void rg_map_set_close(struct rg_map_set *ms);
 
@@ -134,6 +143,17 @@ int  rg_map_set_del_representor(struct rg_map_set *ms, unsigned gen, uint32_t if
 int  rg_map_set_get_representor(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
 				struct rg_representor *rep);
 
+/*
+ * The interfaces whose representor entry says clsact in either generation
+ * (a clsact filter has no pin: these entries are its record), ascending,
+ * into *out (malloc()ed, RG_MAX_IFINDEX room: free it), *count of them.
+ * Of ms (none when it is not open), or of the representor map pinned
+ * under vdir, which may be another version's: read only when it has this
+ * ABI's layout (-EPROTO when not, -ENOENT when there is none).
+ */
+int  rg_map_set_clsact_ifindexes(const struct rg_map_set *ms, int **out, size_t *count);
+int  rg_map_pins_clsact_ifindexes(const char *vdir, int **out, size_t *count);
+
 /* Uplink entries of rg_tx_ports (not generation-scoped): add one, remove
  * one (a missing one is fine), list them all (*count of them). */
 int  rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
@@ -150,6 +170,14 @@ int  rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *
 				char *err, size_t n);
 /* Zero every counter, side counters too (tests, `stats --reset`). */
 int  rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n);
+/*
+ * A takeover's counter carry: add the packet counters pinned under
+ * old_vdir (an older version's rg_stats) into ms's, CPU by CPU, so that
+ * `railgate stats` and the metrics go on counting instead of starting from
+ * zero.  Only when both maps have this ABI's shape (the same stats in the
+ * same slots): -EPROTO when not.  Side counters are not carried.
+ */
+int  rg_map_set_carry_stats(struct rg_map_set *ms, const char *old_vdir);
 
 /*
  * The drop monitor's lease (maps/rg_abi.h, struct rg_monitor_slot), held

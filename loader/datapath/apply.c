@@ -65,7 +65,7 @@ int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 		goto out;
 	}
 	if (dp.takeover)
-		rg_takeover_finish(&takeover, &dp, log);
+		rg_datapath_finish_takeover(&dp, log);
 	res->n_rails = cfg->n_rails;
 	res->n_reps = plan.n_reps;
 	res->config_generation = dp.maps.state->config_generation;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "loader/datapath/datapath.h"
+#include "maps/pins.h"
 #include "loader/kernel/attach.h"
 #include "lib/netfmt.h"
 #include "loader/datapath/takeover.h"
@@ -25,13 +25,6 @@
 
 #define BPF_FS_MAGIC_NUMBER 0xcafe4a11
 
-static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
-
-const char *rg_prog_pin_name(enum rg_prog_id id)
-{
-	return prog_pin_names[id];
-}
-
 /* The pin tree's directories are root's alone; the callers say which
  * directory could not be made. */
 static int mkdir_p(const char *path)
@@ -39,13 +32,9 @@ static int mkdir_p(const char *path)
 	return rg_mkdir_p(path, 0700, NULL, 0);
 }
 
-static void path_join(char *out, size_t n, const char *a, const char *b)
-{
-	snprintf(out, n, "%s/%s", a, b);
-}
-
-/* A closed datapath of root: nothing open, nothing locked. */
-static void datapath_init(struct rg_datapath *dp, const char *root)
+/* A closed datapath of root: nothing open, nothing locked.  -ENAMETOOLONG
+ * when root is too long for the pin paths under it. */
+static int datapath_init(struct rg_datapath *dp, const char *root, char *err, size_t n)
 {
 	memset(dp, 0, sizeof(*dp));
 	dp->lock_fd = -1;
@@ -53,7 +42,7 @@ static void datapath_init(struct rg_datapath *dp, const char *root)
 		dp->prog_fd[i] = -1;
 	rg_map_set_init(&dp->maps);
 	snprintf(dp->root, sizeof(dp->root), "%s", root);
-	snprintf(dp->dir, sizeof(dp->dir), "%s/v%d", root, RG_ABI_VERSION);
+	return rg_pin_version_dir(dp->dir, sizeof(dp->dir), root, RG_ABI_VERSION, err, n);
 }
 
 static bool same_inode(const struct stat *a, const struct stat *b)
@@ -99,7 +88,9 @@ int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t
 	struct statfs st;
 	int ret;
 
-	datapath_init(dp, root);
+	ret = datapath_init(dp, root, err, n);
+	if (ret)
+		return ret;
 	ret = mkdir_p(root);
 	if (ret)
 		return rg_err(err, n, ret, "cannot create pin directory %s: %s", root, strerror(-ret));
@@ -115,8 +106,9 @@ int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t
 
 int rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t n)
 {
-	datapath_init(dp, root);
-	return rg_datapath_open(dp, false, err, n);
+	int ret = datapath_init(dp, root, err, n);
+
+	return ret ? ret : rg_datapath_open(dp, false, err, n);
 }
 
 static bool exists(const char *path)
@@ -129,12 +121,16 @@ static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t
 	char dir[PATH_MAX], path[PATH_MAX];
 	int ret;
 
-	path_join(dir, sizeof(dir), vdir, "progs");
+	ret = rg_pin_progs_dir(dir, sizeof(dir), vdir, err, n);
+	if (ret)
+		return ret;
 	ret = mkdir_p(dir);
 	if (ret)
 		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		path_join(path, sizeof(path), dir, prog_pin_names[i]);
+		ret = rg_pin_prog(path, sizeof(path), vdir, i, err, n);
+		if (ret)
+			return ret;
 		unlink(path);
 		if (bpf_obj_pin(dp->prog_fd[i], path)) {
 			ret = -errno;
@@ -144,33 +140,11 @@ static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t
 	return 0;
 }
 
-void rg_pin_tree_remove(const char *path)
-{
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	if (!d) {
-		unlink(path);
-		return;
-	}
-	while ((de = readdir(d))) {
-		char child[PATH_MAX];
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(child, sizeof(child), "%s/%s", path, de->d_name);
-		rg_pin_tree_remove(child);
-	}
-	closedir(d);
-	rmdir(path);
-}
-
 /* Load the object, reusing whatever maps are pinned, and pin the rest
  * under vdir (dp->dir, or the staging directory of a fresh load). */
 static int load_object(struct rg_datapath *dp, bool maps_pinned, const char *vdir,
 		       char *err, size_t n)
 {
-	char dir[PATH_MAX];
 	struct railgate *skel;
 	int ret;
 
@@ -194,10 +168,7 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, const char *vdi
 		ret = rg_map_set_from_object(&dp->maps, skel->obj, err, n);
 		if (ret)
 			goto fail;
-		path_join(dir, sizeof(dir), vdir, "maps");
-		ret = mkdir_p(dir);
-		if (!ret)
-			ret = rg_map_set_pin(&dp->maps, dir, err, n);
+		ret = rg_map_set_pin(&dp->maps, vdir, err, n);
 		if (ret)
 			goto fail;
 	}
@@ -217,14 +188,15 @@ fail:
  * load (under the same lock, so nobody else can be using it) or `down`
  * removes.  bpffs refuses dots in names, hence no ".tmp".
  */
-#define RG_STAGING_PREFIX "staging-"
 
 static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
 {
 	char staging[PATH_MAX];
 	int ret;
 
-	snprintf(staging, sizeof(staging), "%s/" RG_STAGING_PREFIX "v%d", dp->root, RG_ABI_VERSION);
+	ret = rg_pin_staging_dir(staging, sizeof(staging), dp->root, RG_ABI_VERSION, err, n);
+	if (ret)
+		return ret;
 	rg_pin_tree_remove(staging);
 	ret = mkdir_p(staging);
 	if (ret)
@@ -244,18 +216,11 @@ fail:
 	return ret;
 }
 
-int rg_pin_version_of(const char *name)
-{
-	int ver;
-	char tail;
-
-	return sscanf(name, "v%d%c", &ver, &tail) == 1 && ver > 0 ? ver : 0;
-}
-
 /* "Not up", and whether another ABI's railgate is (the takeover's case,
  * takeover.h): its version and what to do. */
 static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
 {
+	char other_dir[PATH_MAX];
 	struct dirent *de;
 	DIR *d = opendir(dp->root);
 	int other = 0;
@@ -270,9 +235,10 @@ static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
 		closedir(d);
 	if (!other)
 		return rg_err(err, n, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
+	rg_pin_version_dir(other_dir, sizeof(other_dir), dp->root, other, NULL, 0);
 	return rg_err(err, n, -ENOENT,
 		      "this railgate (map ABI v%d) is not up: railgate ABI v%d runs this node "
-		      "(pins under %s/v%d); %s", RG_ABI_VERSION, other, dp->root, other,
+		      "(pins under %s); %s", RG_ABI_VERSION, other, other_dir,
 		      other < RG_ABI_VERSION ? "this release's `railgate up` takes it over hitlessly"
 					     : "use the newer binary");
 }
@@ -283,10 +249,12 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 	bool maps_pinned, progs_pinned = true;
 	int ret;
 
-	path_join(maps_dir, sizeof(maps_dir), dp->dir, "maps");
+	ret = rg_pin_maps_dir(maps_dir, sizeof(maps_dir), dp->dir, err, n);
+	if (ret)
+		return ret;
 	maps_pinned = exists(maps_dir);
 	if (maps_pinned) {
-		ret = rg_map_set_from_pins(&dp->maps, maps_dir, err, n);
+		ret = rg_map_set_from_pins(&dp->maps, dp->dir, err, n);
 		if (ret) {
 			rg_set_err(err + strlen(err), n - strlen(err),
 				   " (the pinned state under %s is incomplete: run `railgate down`)",
@@ -298,7 +266,9 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 	}
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/progs/%s", dp->dir, prog_pin_names[i]);
+		ret = rg_pin_prog(path, sizeof(path), dp->dir, i, err, n);
+		if (ret)
+			return ret;
 		dp->prog_fd[i] = maps_pinned ? bpf_obj_get(path) : -1;
 		if (dp->prog_fd[i] < 0)
 			progs_pinned = false;
@@ -309,9 +279,11 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 				close(dp->prog_fd[i]);
 			dp->prog_fd[i] = -1;
 		}
-		if (!create)
-			return rg_err(err, n, -ENOENT, "the programs are not pinned under %s/progs "
-				      "(half-broken state: run `railgate down`)", dp->dir);
+		if (!create) {
+			rg_pin_progs_dir(path, sizeof(path), dp->dir, NULL, 0);
+			return rg_err(err, n, -ENOENT, "the programs are not pinned under %s "
+				      "(half-broken state: run `railgate down`)", path);
+		}
 		ret = maps_pinned ? load_object(dp, true, dp->dir, err, n) : load_fresh(dp, err, n);
 		if (ret)
 			return ret;
@@ -353,44 +325,11 @@ int rg_datapath_active_egress(const struct rg_datapath *dp, struct rg_egress *eg
 	return ret;
 }
 
-enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex)
-{
-	char mode[32];
-
-	if (sscanf(name, "if%d-%31s", ifindex, mode) != 2)
-		return RG_MODE_NONE;
-	for (int m = RG_MODE_XDP; m <= RG_MODE_TC; m++)
-		if (strcmp(mode, rg_attach_mode_name(m)) == 0)
-			return m;
-	return RG_MODE_NONE;
-}
-
 static int attached_cmp(const void *a, const void *b)
 {
 	const struct rg_attached *x = a, *y = b;
 
 	return x->ifindex != y->ifindex ? x->ifindex - y->ifindex : (int)x->mode - (int)y->mode;
-}
-
-/*
- * The interfaces whose representor entry says clsact in either generation
- * (a filter has no pin: the entries are its record).  Both generations, so
- * that one the new config dropped is still found, and retired, after the
- * flip.  Returns how many ifindexes went to out (RG_MAX_IFINDEX room).
- */
-static size_t clsact_ifindexes(const struct rg_representor *reps, int *out)
-{
-	size_t n = 0;
-
-	for (uint32_t ifindex = 1; ifindex < RG_MAX_IFINDEX; ifindex++) {
-		for (unsigned gen = 0; gen < RG_GENERATIONS; gen++) {
-			if (reps[(size_t)gen * RG_MAX_IFINDEX + ifindex].mode == RG_MODE_TC_CLSACT) {
-				out[n++] = (int)ifindex;
-				break;
-			}
-		}
-	}
-	return n;
 }
 
 /* The list's room doubles (16, 32, 64...: it grows when n reaches one of
@@ -417,14 +356,10 @@ static int list_clsact(const struct rg_datapath *dp, struct rg_attached **list, 
 	int *ifindexes;
 	size_t found;
 	__u32 prog_id;
-	int ret = 0;
+	int ret = rg_map_set_clsact_ifindexes(&dp->maps, &ifindexes, &found);
 
-	if (!dp->maps.reps)
-		return 0;
-	ifindexes = malloc(RG_MAX_IFINDEX * sizeof(*ifindexes));
-	if (!ifindexes)
-		return -ENOMEM;
-	found = clsact_ifindexes(dp->maps.reps, ifindexes);
+	if (ret)
+		return ret;
 	prog_id = rg_prog_id(dp->prog_fd[RG_PROG_TC]);   /* once, not once per filter */
 	for (size_t i = 0; i < found && !ret; i++) {
 		struct rg_attached a = { .ifindex = ifindexes[i], .mode = RG_MODE_TC_CLSACT };
@@ -443,7 +378,8 @@ static int list_pinned_links(const struct rg_datapath *dp, struct rg_attached **
 	struct dirent *de;
 	DIR *d;
 
-	path_join(dir, sizeof(dir), dp->dir, "links");
+	if (rg_pin_links_dir(dir, sizeof(dir), dp->dir, NULL, 0))
+		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
@@ -451,10 +387,10 @@ static int list_pinned_links(const struct rg_datapath *dp, struct rg_attached **
 		struct rg_attached a = { 0 };
 		int fd;
 
-		if (sscanf(de->d_name, "if%d-", &a.ifindex) != 1)
+		if (!rg_link_pin_name_ifindex(de->d_name, &a.ifindex) ||
+		    rg_pin_child(a.pin, sizeof(a.pin), dir, de->d_name, NULL, 0))
 			continue;
 		a.mode = rg_link_pin_name_parse(de->d_name, &a.ifindex);  /* NONE: a mode we do not know */
-		snprintf(a.pin, sizeof(a.pin), "%s/%s", dir, de->d_name);
 		fd = bpf_obj_get(a.pin);
 		a.alive = fd >= 0 && rg_link_ifindex(fd) == a.ifindex;
 		if (fd >= 0)
@@ -488,12 +424,6 @@ int rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, si
 	*out = list;
 	*count = n;
 	return 0;
-}
-
-void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
-			       enum rg_attach_mode mode, char *out, size_t n)
-{
-	snprintf(out, n, "%s/links/if%d-%s", dp->dir, ifindex, rg_attach_mode_name(mode));
 }
 
 static const struct rg_attached *find_link(const struct rg_attached *links, size_t n,
@@ -564,20 +494,6 @@ struct rg_new_link {
 	struct rg_representor old_rep;
 };
 
-void rg_pin_detach(const char *pin)
-{
-	/* Detach explicitly before unpinning: dropping the last reference
-	 * frees the link only when the pin's inode is evicted, later, so the
-	 * program would still run for a moment after `down` returned. */
-	int fd = bpf_obj_get(pin);
-
-	if (fd >= 0) {
-		bpf_link_detach(fd);
-		close(fd);
-	}
-	unlink(pin);
-}
-
 /* Take one attachment away: a pinned link, or railgate's clsact filter. */
 static void detach_attachment(const struct rg_datapath *dp, const struct rg_attached *a)
 {
@@ -619,10 +535,11 @@ static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, 
 
 	if (a->mode == RG_MODE_TC_CLSACT)
 		return rg_clsact_attach(prog_fd, a->ifindex, err, n);
-	ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, n);
+	ret = rg_pin_link(a->pin, sizeof(a->pin), dp->dir, a->ifindex, a->mode, err, n);
+	if (!ret)
+		ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, n);
 	if (ret)
 		return ret;
-	rg_datapath_link_pin_path(dp, a->ifindex, a->mode, a->pin, sizeof(a->pin));
 	unlink(a->pin);
 	if (bpf_obj_pin(link_fd, a->pin)) {
 		ret = -errno;
@@ -648,7 +565,9 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 		return ret;
 	}
 
-	path_join(dir, sizeof(dir), dp->dir, "links");
+	ret = rg_pin_links_dir(dir, sizeof(dir), dp->dir, err, n);
+	if (ret)
+		return ret;
 	ret = mkdir_p(dir);
 	if (ret)
 		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
@@ -811,7 +730,7 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 	/* 4b. an older railgate's interfaces: onto this program, now that
 	 * its tables are active (on failure they all go back) */
 	if (dp->takeover) {
-		ret = rg_takeover_move(dp->takeover, dp, plan, log, err, n);
+		ret = rg_takeover_move(dp->takeover, dp->dir, dp->prog_fd, plan, log, err, n);
 		if (ret) {
 			rollback_new_links(dp, added, n_added);
 			goto out;
@@ -829,7 +748,12 @@ out:
 	return ret;
 }
 
-/* Detach every link pinned in dir (synchronously, see detach_pin). */
+void rg_datapath_finish_takeover(struct rg_datapath *dp, const struct rg_log *log)
+{
+	rg_takeover_finish(dp->takeover, &dp->maps, rg_prog_id(dp->prog_fd[RG_PROG_TC]), log);
+}
+
+/* Detach every link pinned in dir (synchronously, see rg_pin_detach). */
 static void detach_links_in(const char *dir)
 {
 	struct dirent *de;
@@ -840,93 +764,63 @@ static void detach_links_in(const char *dir)
 	while ((de = readdir(d))) {
 		char pin[PATH_MAX];
 
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' || rg_pin_child(pin, sizeof(pin), dir, de->d_name, NULL, 0))
 			continue;
-		snprintf(pin, sizeof(pin), "%s/%s", dir, de->d_name);
 		rg_pin_detach(pin);
 	}
 	closedir(d);
 }
 
+/* Detach the links pinned under vdir/links and unpin them. */
+static void detach_version_links(const char *vdir)
+{
+	char links[PATH_MAX];
+
+	if (rg_pin_links_dir(links, sizeof(links), vdir, NULL, 0))
+		return;
+	detach_links_in(links);
+	rg_pin_tree_remove(links);
+}
+
 /*
  * Remove railgate's clsact filters from the interfaces that the pinned
- * representor map of version dir vdir records as clsact.  Only this map
+ * representor map of version dir vdir records as clsact (except those not
+ * running only_prog_id or running keep_prog_id, when set).  Only this map
  * is opened, so a half-broken state (another pin missing) still comes
  * down.  The clsact qdiscs stay: railgate cannot tell one it created from
  * one that was there before, and an empty clsact costs nothing.
  */
-void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 keep_prog_id)
+static void detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 keep_prog_id)
 {
-	size_t bytes = (size_t)RG_GENERATIONS * RG_MAX_IFINDEX * sizeof(struct rg_representor);
-	struct bpf_map_info info;
-	__u32 len = sizeof(info);
 	char pin[PATH_MAX];
 	__u32 prog_id = 0;
+	size_t count;
 	int *ifindexes;
-	void *reps;
 	int fd;
 
 	/* the pinned program's id, when its pin is still there (see rg_clsact_query) */
-	snprintf(pin, sizeof(pin), "%s/progs/%s", vdir, prog_pin_names[RG_PROG_TC]);
-	fd = bpf_obj_get(pin);
-	if (fd >= 0) {
-		prog_id = rg_prog_id(fd);
-		close(fd);
-	}
-	snprintf(pin, sizeof(pin), "%s/maps/%s", vdir, RG_MAP_REPRESENTORS);
-	fd = bpf_obj_get(pin);
-	if (fd < 0)
-		return;
-	/* Another ABI's entries are read only if they have this one's layout. */
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    info.value_size != sizeof(struct rg_representor) ||
-	    info.max_entries != RG_GENERATIONS * RG_MAX_IFINDEX) {
-		close(fd);
-		return;
-	}
-	reps = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
-	ifindexes = malloc(RG_MAX_IFINDEX * sizeof(*ifindexes));
-	if (reps != MAP_FAILED && ifindexes) {
-		size_t found = clsact_ifindexes(reps, ifindexes);
-
-		for (size_t i = 0; i < found; i++) {
-			__u32 running = rg_clsact_prog_id(ifindexes[i]);
-
-			if ((only_prog_id && running != only_prog_id) ||
-			    (keep_prog_id && running == keep_prog_id))
-				continue;
-			rg_clsact_detach(ifindexes[i], prog_id);
+	if (!rg_pin_prog(pin, sizeof(pin), vdir, RG_PROG_TC, NULL, 0)) {
+		fd = bpf_obj_get(pin);
+		if (fd >= 0) {
+			prog_id = rg_prog_id(fd);
+			close(fd);
 		}
 	}
+	/* any version whose representor entries have this ABI's layout */
+	if (!rg_map_pins_clsact_ifindexes(vdir, &ifindexes, &count))
+		rg_clsact_detach_each(ifindexes, count, prog_id, only_prog_id, keep_prog_id);
 	free(ifindexes);
-	if (reps != MAP_FAILED)
-		munmap(reps, bytes);
-	close(fd);
-}
-
-int rg_link_pin_copy(const char *from, const char *to)
-{
-	int ret = 0, fd = bpf_obj_get(from);
-
-	if (fd < 0)
-		return -errno;
-	unlink(to);
-	if (bpf_obj_pin(fd, to))
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 int rg_datapath_discard(struct rg_datapath *dp)
 {
 	char links[PATH_MAX];
 
-	path_join(links, sizeof(links), dp->dir, "links");
-	detach_links_in(links);
+	if (!rg_pin_links_dir(links, sizeof(links), dp->dir, NULL, 0))
+		detach_links_in(links);
 	/* exactly this load's filters: a filter put back on an older
 	 * version's program (rg_takeover_revert) is that version's */
-	rg_datapath_detach_clsact_in(dp->dir, rg_prog_id(dp->prog_fd[RG_PROG_TC]), 0);
+	detach_clsact_in(dp->dir, rg_prog_id(dp->prog_fd[RG_PROG_TC]), 0);
 	rg_pin_tree_remove(dp->dir);
 	return 0;
 }
@@ -947,23 +841,18 @@ int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err
 	/* Links first, so frames stop going through the program before its
 	 * maps disappear; then every versioned directory. */
 	while ((de = readdir(d))) {
-		char links[PATH_MAX];
-		int ver;
+		char dir[PATH_MAX];
 
-		if (!strncmp(de->d_name, RG_STAGING_PREFIX, strlen(RG_STAGING_PREFIX))) {
-			snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
-			rg_pin_tree_remove(links);   /* a fresh load killed before its rename: no links */
+		if ((!rg_pin_is_staging(de->d_name) && !rg_pin_looks_versioned(de->d_name)) ||
+		    rg_pin_child(dir, sizeof(dir), dp->root, de->d_name, NULL, 0))
+			continue;
+		if (rg_pin_is_staging(de->d_name)) {
+			rg_pin_tree_remove(dir);   /* a fresh load killed before its rename: no links */
 			continue;
 		}
-		if (sscanf(de->d_name, "v%d", &ver) != 1)
-			continue;
-		snprintf(links, sizeof(links), "%s/%s/links", dp->root, de->d_name);
-		detach_links_in(links);
-		rg_pin_tree_remove(links);
-		snprintf(links, sizeof(links), "%s/%s", dp->root, de->d_name);
-		/* any version whose representor entries have this layout */
-		rg_datapath_detach_clsact_in(links, 0, 0);
-		rg_pin_tree_remove(links);
+		detach_version_links(dir);
+		detach_clsact_in(dir, 0, 0);
+		rg_pin_tree_remove(dir);
 		found++;
 	}
 	closedir(d);

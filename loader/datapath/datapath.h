@@ -3,10 +3,9 @@
  * The datapath's life on a node: load it or adopt what is pinned, apply a
  * plan hitlessly (with rollback), and take it all down.
  *
- * Pin layout under the pin root (default /sys/fs/bpf/railgate):
- *   v<ABI>/maps/<map>        every map of maps/rg_abi.h
- *   v<ABI>/progs/xdp, tc     the two entry points
- *   v<ABI>/links/if<N>-<mode> (bpffs refuses dots in names) one link per attached interface (ifindex N)
+ * Pins under the pin root (default /sys/fs/bpf/railgate; their names and
+ * paths: maps/pins.h): v<ABI>/maps/<map>, v<ABI>/progs/xdp and tc, and
+ * v<ABI>/links/if<N>-<mode>, one link per attached interface (ifindex N).
  * A clsact filter (tc mode without tcx, RG_MODE_TC_CLSACT) has no link to
  * pin: the representor entries record its mode, and the filter is found by
  * asking tc for railgate's handle and priority on those interfaces.
@@ -25,12 +24,11 @@
 
 #include "lib/log.h"
 #include "maps/map_set.h"
+#include "maps/pins.h"
 #include "loader/plan/plan.h"
 
 struct railgate;                 /* the libbpf skeleton */
 struct rg_takeover;              /* takeover.h */
-
-enum rg_prog_id { RG_PROG_XDP, RG_PROG_TC, RG_PROG_COUNT };
 
 struct rg_datapath {
 	char root[PATH_MAX];         /* pin root */
@@ -80,24 +78,14 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
 int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
 
+/* After an apply that took over an older version's node (dp->takeover):
+ * its leftovers detached, its counters carried over, its pins removed
+ * (rg_takeover_finish). */
+void rg_datapath_finish_takeover(struct rg_datapath *dp, const struct rg_log *log);
+
 /* Undo a first load that failed: detach this version's links and filters
  * and remove dp->dir, and nothing else (another version's pins stay). */
 int  rg_datapath_discard(struct rg_datapath *dp);
-
-/* Pin files, for takeover.c.  A version's directory is root/v<N>: N, or 0
- * for another name.  A link's pin is dir/links/if<N>-<mode>. */
-int  rg_pin_version_of(const char *name);
-const char *rg_prog_pin_name(enum rg_prog_id id);   /* dir/progs/<name> */
-void rg_datapath_link_pin_path(const struct rg_datapath *dp, int ifindex,
-			       enum rg_attach_mode mode, char *out, size_t n);
-enum rg_attach_mode rg_link_pin_name_parse(const char *name, int *ifindex);
-int  rg_link_pin_copy(const char *from, const char *to);  /* pin the link at from also at to */
-void rg_pin_detach(const char *pin);          /* detach the link pinned there, unpin it */
-void rg_pin_tree_remove(const char *path);    /* unpin everything under path */
-/* railgate's clsact filters on the interfaces vdir's representor entries
- * record as clsact (when they have this ABI's layout): detached, except
- * those not running only_prog_id (when set) or running keep_prog_id. */
-void rg_datapath_detach_clsact_in(const char *vdir, __u32 only_prog_id, __u32 keep_prog_id);
 
 /* Detach everything and remove every pin under root (all ABI versions and
  * a fresh load's staging directory), keeping root itself, the lock's inode.

@@ -12,6 +12,7 @@
 
 #include "loader/datapath/takeover.h"
 #include "loader/kernel/attach.h"
+#include "maps/pins.h"
 #include "lib/netfmt.h"
 #include "lib/errbuf.h"
 
@@ -42,7 +43,7 @@ static int add_link(struct rg_takeover *t, int ifindex, enum rg_attach_mode mode
 	memset(nl, 0, sizeof(*nl));
 	nl->ifindex = ifindex;
 	nl->mode = mode;
-	snprintf(nl->pin, sizeof(nl->pin), "%s", pin);
+	snprintf(nl->pin, sizeof(nl->pin), "%s", pin);   /* a copy: pin fits, it is as big */
 	return 0;
 }
 
@@ -52,14 +53,19 @@ static int read_old(struct rg_takeover *t, char *err, size_t n)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
+	int ret;
 	DIR *d;
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/progs/%s", t->dir, rg_prog_pin_name(i));
+		ret = rg_pin_prog(path, sizeof(path), t->dir, i, err, n);
+		if (ret)
+			return ret;
 		t->old_prog_fd[i] = bpf_obj_get(path);
 	}
 	t->old_tc_prog_id = rg_prog_id(t->old_prog_fd[RG_PROG_TC]);
-	snprintf(path, sizeof(path), "%s/links", t->dir);
+	ret = rg_pin_links_dir(path, sizeof(path), t->dir, err, n);
+	if (ret)
+		return ret;
 	d = opendir(path);
 	if (!d)
 		return errno == ENOENT ? 0 : rg_err(err, n, -errno, "cannot read %s: %s", path,
@@ -69,9 +75,8 @@ static int read_old(struct rg_takeover *t, char *err, size_t n)
 		int ifindex;
 		enum rg_attach_mode mode = rg_link_pin_name_parse(de->d_name, &ifindex);
 
-		if (mode == RG_MODE_NONE)
+		if (mode == RG_MODE_NONE || rg_pin_child(pin, sizeof(pin), path, de->d_name, NULL, 0))
 			continue;
-		snprintf(pin, sizeof(pin), "%s/%s", path, de->d_name);
 		if (add_link(t, ifindex, mode, pin)) {
 			closedir(d);
 			return rg_err(err, n, -ENOMEM, "out of memory");
@@ -106,10 +111,8 @@ int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t 
 			closedir(d);
 			return -EEXIST;
 		}
-		if (ver > t->abi) {
+		if (ver > t->abi && !rg_pin_child(t->dir, sizeof(t->dir), root, de->d_name, NULL, 0))
 			t->abi = ver;
-			snprintf(t->dir, sizeof(t->dir), "%s/%s", root, de->d_name);
-		}
 	}
 	closedir(d);
 	if (!t->abi)
@@ -162,7 +165,7 @@ static int link_swap(const char *pin, int new_fd, int old_fd)
 }
 
 /* Move one attachment the plan keeps in its mode onto new_fd. */
-static int move_one(struct rg_takeover *t, struct rg_old_link *l, struct rg_datapath *dp,
+static int move_one(struct rg_takeover *t, struct rg_old_link *l, const char *vdir,
 		    int new_fd, char *err, size_t n)
 {
 	char name[IF_NAMESIZE];
@@ -181,15 +184,17 @@ static int move_one(struct rg_takeover *t, struct rg_old_link *l, struct rg_data
 			      "version's program: %s", name, t->abi, rg_attach_mode_name(l->mode),
 			      strerror(-ret));
 	l->moved = true;
-	rg_datapath_link_pin_path(dp, l->ifindex, l->mode, l->new_pin, sizeof(l->new_pin));
+	ret = rg_pin_link(l->new_pin, sizeof(l->new_pin), vdir, l->ifindex, l->mode, err, n);
+	if (ret)
+		return ret;
 	ret = rg_link_pin_copy(l->pin, l->new_pin);
 	if (ret)
 		return rg_err(err, n, ret, "cannot pin %s: %s", l->new_pin, strerror(-ret));
 	return 0;
 }
 
-int rg_takeover_move(struct rg_takeover *t, struct rg_datapath *dp, const struct rg_plan *plan,
-		     const struct rg_log *log, char *err, size_t n)
+int rg_takeover_move(struct rg_takeover *t, const char *vdir, const int prog_fd[RG_PROG_COUNT],
+		     const struct rg_plan *plan, const struct rg_log *log, char *err, size_t n)
 {
 	size_t moved = 0;
 	int ret;
@@ -205,7 +210,7 @@ int rg_takeover_move(struct rg_takeover *t, struct rg_datapath *dp, const struct
 	}
 	for (size_t i = 0; i < t->n_links; i++) {
 		struct rg_old_link *l = &t->links[i];
-		int new_fd = dp->prog_fd[rg_attach_mode_is_tc(l->mode) ? RG_PROG_TC : RG_PROG_XDP];
+		int new_fd = prog_fd[rg_attach_mode_is_tc(l->mode) ? RG_PROG_TC : RG_PROG_XDP];
 		bool planned = false;
 
 		for (size_t r = 0; r < plan->n_reps && !planned; r++)
@@ -213,7 +218,7 @@ int rg_takeover_move(struct rg_takeover *t, struct rg_datapath *dp, const struct
 				  (enum rg_attach_mode)plan->reps[r].mode == l->mode;
 		if (!planned)
 			continue;     /* rg_takeover_finish detaches it */
-		ret = move_one(t, l, dp, new_fd, err, n);
+		ret = move_one(t, l, vdir, new_fd, err, n);
 		if (ret) {
 			rg_takeover_revert(t);
 			snprintf(err + strlen(err), n - strlen(err),
@@ -255,61 +260,20 @@ void rg_takeover_revert(struct rg_takeover *t)
 	}
 }
 
-/*
- * Add the old version's packet counters to the new ones, CPU by CPU, when
- * both maps have the shape of this ABI's rg_stats (the same stats in the
- * same slots): `railgate stats` and the metrics then go on counting
- * instead of starting from zero.  Side counters start from zero.
- */
-static bool carry_counters(const struct rg_takeover *t, struct rg_datapath *dp)
+/* The old version's clsact filters that were not replaced: those that do
+ * not run keep_prog_id (the new tc program). */
+static void detach_old_clsact(const struct rg_takeover *t, __u32 keep_prog_id)
 {
-	struct bpf_map_info info;
-	__u32 len = sizeof(info);
-	char pin[PATH_MAX];
-	int ncpu = libbpf_num_possible_cpus();
-	struct rg_counter *old = NULL, *cur = NULL;
-	bool carried = false;
-	int fd;
+	size_t count;
+	int *ifindexes;
 
-	snprintf(pin, sizeof(pin), "%s/maps/%s", t->dir, RG_MAP_STATS);
-	fd = bpf_obj_get(pin);
-	memset(&info, 0, sizeof(info));
-	if (fd < 0 || ncpu <= 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    info.type != BPF_MAP_TYPE_PERCPU_ARRAY || info.key_size != sizeof(__u32) ||
-	    info.value_size != sizeof(struct rg_counter) || info.max_entries != RG_STAT_SLOTS)
-		goto out;
-	old = calloc((size_t)ncpu, sizeof(*old));
-	cur = calloc((size_t)ncpu, sizeof(*cur));
-	if (!old || !cur)
-		goto out;
-	for (__u32 key = 0; key < RG_STAT_SLOTS; key++) {
-		bool any = false;
-
-		if (bpf_map_lookup_elem(fd, &key, old))
-			goto out;
-		for (int c = 0; c < ncpu; c++)
-			any |= old[c].packets != 0;
-		if (!any)
-			continue;
-		if (bpf_map_lookup_elem(dp->maps.fd[RG_MAPID_STATS], &key, cur))
-			goto out;
-		for (int c = 0; c < ncpu; c++) {
-			cur[c].packets += old[c].packets;
-			cur[c].bytes += old[c].bytes;
-		}
-		if (bpf_map_update_elem(dp->maps.fd[RG_MAPID_STATS], &key, cur, BPF_EXIST))
-			goto out;
-	}
-	carried = true;
-out:
-	free(old);
-	free(cur);
-	if (fd >= 0)
-		close(fd);
-	return carried;
+	if (!rg_map_pins_clsact_ifindexes(t->dir, &ifindexes, &count))
+		rg_clsact_detach_each(ifindexes, count, t->old_tc_prog_id, 0, keep_prog_id);
+	free(ifindexes);
 }
 
-void rg_takeover_finish(struct rg_takeover *t, struct rg_datapath *dp, const struct rg_log *log)
+void rg_takeover_finish(struct rg_takeover *t, struct rg_map_set *maps, __u32 tc_prog_id,
+			const struct rg_log *log)
 {
 	char name[IF_NAMESIZE];
 
@@ -323,8 +287,9 @@ void rg_takeover_finish(struct rg_takeover *t, struct rg_datapath *dp, const str
 			    rg_attach_mode_name(t->links[i].mode), t->abi);
 	}
 	/* The old clsact filters that were not replaced (the new program's stay). */
-	rg_datapath_detach_clsact_in(t->dir, 0, rg_prog_id(dp->prog_fd[RG_PROG_TC]));
-	if (!carry_counters(t, dp))
+	detach_old_clsact(t, tc_prog_id);
+	/* `railgate stats` and the metrics go on counting from the old ones */
+	if (rg_map_set_carry_stats(maps, t->dir))
 		rg_log_info(log, "railgate ABI v%d's counters have another shape: the counters start "
 			    "from zero", t->abi);
 	/* The moved links are pinned under the new version too: removing the

@@ -30,8 +30,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "loader/datapath/datapath.h"
 #include "lib/log.h"
+#include "maps/map_set.h"
+#include "maps/pins.h"
+#include "loader/plan/plan.h"
 
 /* One attachment of the old version: a pinned link, or (mode
  * RG_MODE_TC_CLSACT, no pin) its clsact filter on an interface the plan
@@ -74,18 +76,21 @@ const struct rg_old_link *rg_takeover_other_xdp(const struct rg_takeover *t, int
 
 /*
  * After the new generation is active: move every old link whose interface
- * the plan has in the same mode onto dp's program (and pin it under
- * dp->dir/links).  On failure every link moved so far goes back.
+ * the plan has in the same mode onto the new version's program (prog_fd,
+ * by enum rg_prog_id) and pin it under its directory vdir (vdir/links).
+ * On failure every link moved so far goes back.
  */
-int  rg_takeover_move(struct rg_takeover *t, struct rg_datapath *dp, const struct rg_plan *plan,
-		      const struct rg_log *log, char *err, size_t n);
+int  rg_takeover_move(struct rg_takeover *t, const char *vdir, const int prog_fd[RG_PROG_COUNT],
+		      const struct rg_plan *plan, const struct rg_log *log, char *err, size_t n);
 
 /* Put every moved link back on the old program and drop its new pin. */
 void rg_takeover_revert(struct rg_takeover *t);
 
-/* After a successful apply: detach what did not move, carry the counters
- * over, remove the old pins.  Logs what it did. */
-void rg_takeover_finish(struct rg_takeover *t, struct rg_datapath *dp, const struct rg_log *log);
+/* After a successful apply: detach what did not move (the clsact filters
+ * running the new tc program, tc_prog_id, stay), carry the counters over
+ * into maps (the new version's), remove the old pins.  Logs what it did. */
+void rg_takeover_finish(struct rg_takeover *t, struct rg_map_set *maps, __u32 tc_prog_id,
+			const struct rg_log *log);
 
 void rg_takeover_free(struct rg_takeover *t);   /* closes fds; safe twice */
 

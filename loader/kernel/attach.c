@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Attach through links, or clsact filters where tcx is missing; see attach.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "loader/kernel/attach.h"
+#include "maps/pins.h"
 #include "lib/netfmt.h"
 #include "lib/errbuf.h"
 
@@ -301,4 +304,65 @@ int rg_clsact_detach(int ifindex, __u32 our_prog_id)
 	our_filter(&opts);
 	ret = bpf_tc_detach(&hook, &opts);
 	return ret == -ENOENT ? 0 : ret;
+}
+
+void rg_clsact_detach_each(const int *ifindexes, size_t count, __u32 our_prog_id,
+			   __u32 only_prog_id, __u32 keep_prog_id)
+{
+	for (size_t i = 0; i < count; i++) {
+		__u32 running = rg_clsact_prog_id(ifindexes[i]);
+
+		if ((only_prog_id && running != only_prog_id) ||
+		    (keep_prog_id && running == keep_prog_id))
+			continue;
+		rg_clsact_detach(ifindexes[i], our_prog_id);
+	}
+}
+
+void rg_pin_detach(const char *pin)
+{
+	/* Detach explicitly before unpinning: dropping the last reference
+	 * frees the link only when the pin's inode is evicted, later, so the
+	 * program would still run for a moment after `down` returned. */
+	int fd = bpf_obj_get(pin);
+
+	if (fd >= 0) {
+		bpf_link_detach(fd);
+		close(fd);
+	}
+	unlink(pin);
+}
+
+int rg_link_pin_copy(const char *from, const char *to)
+{
+	int ret = 0, fd = bpf_obj_get(from);
+
+	if (fd < 0)
+		return -errno;
+	unlink(to);
+	if (bpf_obj_pin(fd, to))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+void rg_pin_tree_remove(const char *path)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char child[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!rg_pin_child(child, sizeof(child), path, de->d_name, NULL, 0))
+			rg_pin_tree_remove(child);
+	}
+	closedir(d);
+	rmdir(path);
 }

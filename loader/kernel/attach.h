@@ -77,4 +77,18 @@ __u32 rg_clsact_prog_id(int ifindex);
  */
 int rg_clsact_detach(int ifindex, __u32 our_prog_id);
 
+/* rg_clsact_detach on each of ifindexes, except the filters not running
+ * only_prog_id (when set) or running keep_prog_id (when set). */
+void rg_clsact_detach_each(const int *ifindexes, size_t count, __u32 our_prog_id,
+			   __u32 only_prog_id, __u32 keep_prog_id);
+
+/*
+ * The pins an attachment leaves in bpffs (their names: maps/pins.h).  A
+ * link's pin keeps it attached after the command exits; detaching one
+ * means detaching the link, then unpinning it.
+ */
+int  rg_link_pin_copy(const char *from, const char *to);  /* pin the link at from also at to */
+void rg_pin_detach(const char *pin);          /* detach the link pinned there, unpin it */
+void rg_pin_tree_remove(const char *path);    /* unpin everything under path, path too */
+
 #endif /* RAILGATE_ATTACH_H */

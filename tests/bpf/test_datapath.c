@@ -1152,7 +1152,7 @@ static void test_map_set_pins(void **state)
 		rmdir(dir);
 		skip();
 	}
-	snprintf(sub, sizeof(sub), "%s/v%d/maps", dir, RG_ABI_VERSION);
+	snprintf(sub, sizeof(sub), "%s/v%d", dir, RG_ABI_VERSION);
 	assert_int_equal(rg_map_set_pin(&T.ms, sub, err, sizeof(err)), 0);
 	assert_int_equal(rg_map_set_pin(&T.ms, sub, err, sizeof(err)), -EEXIST);
 	assert_int_equal(rg_map_set_from_pins(&pinned, sub, err, sizeof(err)), 0);
@@ -1164,7 +1164,7 @@ static void test_map_set_pins(void **state)
 	rg_map_set_close(&pinned);
 	rg_map_set_close(&pinned);     /* safe twice */
 	assert_int_equal(pinned.fd[0], -1);
-	assert_int_equal(sh("rm -f %s/*", sub), 0);
+	assert_int_equal(sh("rm -f %s/maps/*", sub), 0);
 	assert_int_not_equal(rg_map_set_from_pins(&pinned, sub, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, RG_MAP_STATE));
 	sh("umount %s", dir);

@@ -42,7 +42,6 @@ struct monitor_opts {
 struct monitor {
 	struct monitor_opts o;
 	struct rg_datapath dp;
-	uint32_t state_id;           /* the rg_state map we hold a lease in */
 	struct rg_rail rails[RG_MAX_RAILS];
 	int rail_id;                 /* --rail, or -1 */
 	int64_t wall_minus_mono_ns;  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
@@ -332,28 +331,11 @@ static void report_counts(struct monitor *m, bool final)
 	}
 }
 
-static uint32_t map_id(int fd)
-{
-	struct bpf_map_info info = {};
-	uint32_t len = sizeof(info);
-
-	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
-}
-
-/* Is the pinned rg_state still the map we hold a lease in?  `down` (and a
+/* Are the pinned maps still the ones we hold a lease in?  `down` (and a
  * fresh `up` after it) replaces the maps: our ring would get nothing more. */
 static bool datapath_same(const struct monitor *m)
 {
-	char path[PATH_MAX];
-	uint32_t id;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/maps/%s", m->dp.dir, RG_MAP_STATE);
-	fd = bpf_obj_get(path);
-	id = map_id(fd);
-	if (fd >= 0)
-		close(fd);
-	return id && id == m->state_id;
+	return rg_map_set_is_pinned(&m->dp.maps, m->dp.dir);
 }
 
 /* Renew the lease; a slot lost after a stall is claimed again. */
@@ -391,7 +373,6 @@ static int run_monitor(struct monitor *m)
 		fprintf(stderr, "railgate monitor: cannot map the ring buffer: %s\n", strerror(errno));
 		goto out;
 	}
-	m->state_id = map_id(m->dp.maps.fd[RG_MAPID_STATE]);
 	rg_map_set_read_side_stats(&m->dp.maps, m->side0, NULL, 0);
 	memcpy(m->side_shown, m->side0, sizeof(m->side0));
 	if (rg_map_set_monitor_claim(&m->dp.maps, m->o.scope, clock_ns(CLOCK_MONOTONIC), ring_fd,
