@@ -17,12 +17,7 @@
 #include "lib/digest.h"
 #include "maps/rg_abi.h"
 #include "lib/prefix.h"     /* struct rg_cidr and its arithmetic */
-
-/* Position of a node in the YAML source (1-based). */
-struct rg_pos {
-	unsigned line;
-	unsigned col;
-};
+#include "loader/config/diags.h"   /* struct rg_pos, struct rg_diags */
 
 /* A PF selector: a netdev name or a PCI address ("0000:17:00.0"), globs allowed. */
 #define RG_PF_SEL_LEN 64
@@ -133,22 +128,6 @@ enum {
 	RG_CONFIG_MAX_NODES        = 5000,    /* Kubernetes' largest supported cluster */
 };
 
-/* One error per entry, already formatted "FILE:LINE:COL: message". */
-struct rg_diags {
-	char   **msgs;
-	size_t   count;
-	size_t   left_out;           /* errors past RG_CONFIG_MAX_ERRORS: one line in msgs says how many */
-};
-
-/* How many errors there were: the lines in msgs, or more when some were left out. */
-static inline size_t rg_diags_errors(const struct rg_diags *d)
-{
-	return d->left_out ? d->count - 1 + d->left_out : d->count;
-}
-
-void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
-		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void rg_diags_free(struct rg_diags *d);
 
 /*
  * Read a config file once, whole (a pipe or /dev/stdin too): *text is
