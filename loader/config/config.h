@@ -16,7 +16,7 @@
 
 #include "lib/digest.h"
 #include "maps/rg_abi.h"
-#include "lib/prefix.h"     /* struct rg_cidr and its arithmetic */
+#include "lib/addr.h"       /* struct rg_cidr and its arithmetic */
 #include "loader/config/diags.h"   /* struct rg_pos, struct rg_diags */
 
 /* A PF selector: a netdev name or a PCI address ("0000:17:00.0"), globs allowed. */
@@ -158,10 +158,5 @@ const char *rg_config_mode_name(enum rg_config_mode mode);
 const char *rg_config_tc_attach_name(enum rg_config_tc_attach a);
 /* The value of a tcAttach name (auto, tcx, clsact): 0, or -EINVAL. */
 int rg_config_tc_attach_parse(const char *s, enum rg_config_tc_attach *out);
-
-/* Helpers shared by the parser, the CNI plugin and the CLI. */
-int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits);
-int rg_ipv4_parse(const char *s, uint32_t *out);
-int rg_mac_parse(const char *s, uint8_t mac[6]);
 
 #endif /* RAILGATE_CONFIG_H */

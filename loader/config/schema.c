@@ -87,6 +87,8 @@
 #include <yaml.h>
 
 #include "loader/config/schema.h"
+#include "lib/addr.h"
+#include "lib/mac.h"
 
 #define RG_CONFIG_API_VERSION "railgate.dev/v1alpha1"
 

@@ -12,7 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "loader/kernel/attach.h"
-#include "lib/netfmt.h"
+#include "lib/ifname.h"
 #include "lib/errbuf.h"
 
 /* Debian 12's UAPI headers are 6.1; tcx arrived in 6.6. Values from the

@@ -10,7 +10,8 @@
 
 #include "loader/kernel/attach.h"
 #include "loader/plan/resolve.h"
-#include "lib/netfmt.h"
+#include "lib/addr.h"
+#include "lib/mac.h"
 #include "loader/kernel/switchdev.h"
 #include "lib/errbuf.h"
 

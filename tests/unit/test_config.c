@@ -20,6 +20,8 @@
 #include <openssl/evp.h>
 
 #include "loader/config/config.h"
+#include "lib/addr.h"
+#include "lib/mac.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ERRORS 4

@@ -26,7 +26,7 @@
 
 #include "tools/pod_routes/pod_view.h"
 #include "lib/errbuf.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 
 #define SELF_NETNS "/proc/self/ns/net"
 
