@@ -117,3 +117,19 @@ const char *rg_cidr_str(uint32_t host, unsigned len, char buf[RG_CIDR_STR_LEN])
 	snprintf(buf, RG_CIDR_STR_LEN, "%s/%u", rg_ip_str(host, ip), len);
 	return buf;
 }
+
+struct rg_addr_text rg_ipv4_text(uint32_t host)
+{
+	struct rg_addr_text t;
+
+	rg_ip_str(host, t.s);
+	return t;
+}
+
+struct rg_addr_text rg_cidr_text(struct rg_cidr c)
+{
+	struct rg_addr_text t;
+
+	rg_cidr_str(c.addr, c.len, t.s);
+	return t;
+}

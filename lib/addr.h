@@ -74,4 +74,14 @@ int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits);
 const char *rg_ip_str(uint32_t host, char buf[RG_IP_STR_LEN]);
 const char *rg_cidr_str(uint32_t host, unsigned len, char buf[RG_CIDR_STR_LEN]);
 
+/* The same text returned by value, for a message naming several addresses
+ * without a buffer each: printf("%s in %s", rg_ipv4_text(a).s,
+ * rg_cidr_text(c).s).  The value lives until the end of the statement. */
+struct rg_addr_text {
+	char s[RG_CIDR_STR_LEN];
+};
+
+struct rg_addr_text rg_ipv4_text(uint32_t host);
+struct rg_addr_text rg_cidr_text(struct rg_cidr c);
+
 #endif /* RAILGATE_ADDR_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "loader/config/checks.h"
+#include "lib/addr.h"
 
 enum {
 	SUPERNET_MIN_PREFIX  = RG_ZONE_MIN_PREFIX,
@@ -140,7 +141,7 @@ static void report_supernet_overlap(struct parser *p, size_t i, size_t j)
 	const struct rg_cidr *sn = p->cfg->supernets;
 
 	error_node(p, p->supernet_nodes[i], "supernet %s overlaps supernet %s (line %u)",
-		   cidr_text(sn[i]).s, cidr_text(sn[j]).s, node_pos(p->supernet_nodes[j]).line);
+		   rg_cidr_text(sn[i]).s, rg_cidr_text(sn[j]).s, node_pos(p->supernet_nodes[j]).line);
 }
 
 static void report_frontend_overlap(struct parser *p, size_t i, size_t j)
@@ -148,14 +149,14 @@ static void report_frontend_overlap(struct parser *p, size_t i, size_t j)
 	const struct rg_cidr *fe = p->cfg->computenet.frontend;
 
 	error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps frontend prefix %s (line %u)",
-		   cidr_text(fe[i]).s, cidr_text(fe[j]).s, node_pos(p->frontend_nodes[j]).line);
+		   rg_cidr_text(fe[i]).s, rg_cidr_text(fe[j]).s, node_pos(p->frontend_nodes[j]).line);
 }
 
 static void report_frontend_in_supernet(struct parser *p, size_t i, size_t j)
 {
 	error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps supernet %s",
-		   cidr_text(p->cfg->computenet.frontend[i]).s,
-		   cidr_text(p->cfg->supernets[j]).s);
+		   rg_cidr_text(p->cfg->computenet.frontend[i]).s,
+		   rg_cidr_text(p->cfg->supernets[j]).s);
 }
 
 static void check_supernets(struct parser *p)
@@ -166,7 +167,7 @@ static void check_supernets(struct parser *p)
 	for (i = 0; i < c->n_supernets; i++)
 		if (c->supernets[i].len < SUPERNET_MIN_PREFIX)
 			error_node(p, p->supernet_nodes[i], "supernet %s is too wide (prefix length at least /%d)",
-				   cidr_text(c->supernets[i]).s, SUPERNET_MIN_PREFIX);
+				   rg_cidr_text(c->supernets[i]).s, SUPERNET_MIN_PREFIX);
 	find_overlaps(p, (struct prefix_list){ c->supernets, c->n_supernets, NULL },
 		      report_supernet_overlap);
 }
@@ -193,7 +194,7 @@ static void check_frontend_is_unicast(struct parser *p, size_t i)
 	for (k = 0; k < ARRAY_SIZE(not_frontend); k++)
 		if (rg_cidr_overlaps(fe, not_frontend[k].range)) {
 			error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps %s (%s), never a front-end network",
-				   cidr_text(fe).s, cidr_text(not_frontend[k].range).s,
+				   rg_cidr_text(fe).s, rg_cidr_text(not_frontend[k].range).s,
 				   not_frontend[k].what);
 			return;
 		}
@@ -274,10 +275,10 @@ static void check_computenet_gateway(struct parser *p, const yaml_node_t *n,
 
 	if (in)
 		error_node(p, n, "computenet gateway %s is inside supernet %s; it must be outside every supernet",
-			   ipv4_text(gateway).s, cidr_text(*in).s);
+			   rg_ipv4_text(gateway).s, rg_cidr_text(*in).s);
 	else if (first == 0 || first == 127 || first >= 224)
 		error_node(p, n, "computenet gateway %s is not a unicast host address",
-			   ipv4_text(gateway).s);
+			   rg_ipv4_text(gateway).s);
 }
 
 static struct node_text rail_label(const struct rg_config *c, size_t i)
@@ -305,17 +306,17 @@ static void check_rail_in_supernet(struct parser *p, size_t i)
 		 * no rail: one prefix cannot be both (maps/fib.c refuses). */
 		if (rail->subnet.len == c->supernets[j].len)
 			error_node(p, p->rails[i].subnet, "rail %s subnet %s is the whole supernet %s; a rail must be smaller than its supernet",
-				   rail_label(c, i).s, cidr_text(rail->subnet).s,
-				   cidr_text(c->supernets[j]).s);
+				   rail_label(c, i).s, rg_cidr_text(rail->subnet).s,
+				   rg_cidr_text(c->supernets[j]).s);
 		return;
 	}
 	if (!p->supernets_complete || !c->n_supernets)
 		return;         /* already reported: nothing to compare with */
 	for (j = 0; j < c->n_supernets && used < sizeof(list); j++)
 		used += snprintf(list + used, sizeof(list) - used, "%s%s",
-				 j ? ", " : "", cidr_text(c->supernets[j]).s);
+				 j ? ", " : "", rg_cidr_text(c->supernets[j]).s);
 	error_node(p, p->rails[i].subnet, "rail %s subnet %s is not inside any supernet (%s)",
-		   rail_label(c, i).s, cidr_text(rail->subnet).s, list);
+		   rail_label(c, i).s, rg_cidr_text(rail->subnet).s, list);
 }
 
 static void check_rail_gateway(struct parser *p, size_t i)
@@ -333,7 +334,7 @@ static void check_rail_gateway(struct parser *p, size_t i)
 		problem = "is the broadcast address of its subnet";
 	if (problem)
 		error_node(p, n, "rail %s gateway %s %s %s", rail_label(p->cfg, i).s,
-			   ipv4_text(rail->gateway).s, problem, cidr_text(rail->subnet).s);
+			   rg_ipv4_text(rail->gateway).s, problem, rg_cidr_text(rail->subnet).s);
 }
 
 static bool is_glob(const char *s)
@@ -449,8 +450,8 @@ static void report_rail_overlap(struct parser *p, size_t i, size_t j)
 	const struct rg_config *c = p->cfg;
 
 	error_node(p, p->rails[i].subnet, "rail %s subnet %s overlaps rail %s subnet %s",
-		   rail_label(c, i).s, cidr_text(c->rails[i].subnet).s,
-		   rail_label(c, j).s, cidr_text(c->rails[j].subnet).s);
+		   rail_label(c, i).s, rg_cidr_text(c->rails[i].subnet).s,
+		   rail_label(c, j).s, rg_cidr_text(c->rails[j].subnet).s);
 }
 
 /* Rail names and subnets, for the n log n checks: NULL / false where the
@@ -629,7 +630,7 @@ static void check_probe_targets(struct parser *p)
 				break;
 		if (j < i) {
 			error_node(p, at, "duplicate probe target %s (first at line %u)",
-				   ipv4_text(t).s, node_pos(p->probe_nodes[j]).line);
+				   rg_ipv4_text(t).s, node_pos(p->probe_nodes[j]).line);
 			continue;
 		}
 		for (j = 0; j < c->n_rails; j++) {
@@ -640,7 +641,7 @@ static void check_probe_targets(struct parser *p)
 		}
 		if (j < c->n_rails) {
 			error_node(p, at, "probe target %s is the gateway of rail %s: the switch answers its own addresses even when it does not route between rails; name an address beyond it",
-				   ipv4_text(t).s, rail_label(c, j).s);
+				   rg_ipv4_text(t).s, rail_label(c, j).s);
 			continue;
 		}
 		for (j = 0; j < c->computenet.n_frontend; j++)
@@ -648,7 +649,7 @@ static void check_probe_targets(struct parser *p)
 				inside = true;
 		if (!inside)
 			error_node(p, at, "probe target %s is in no rail and no front-end prefix",
-				   ipv4_text(t).s);
+				   rg_ipv4_text(t).s);
 	}
 }
 

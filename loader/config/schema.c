@@ -102,26 +102,6 @@ enum {
 	PROBE_TARGETS_MAX    = 64,      /* a probe run sends to each from every rail */
 };
 
-/* ---- formatting ------------------------------------------------------- */
-
-struct addr_text ipv4_text(uint32_t a)
-{
-	struct addr_text t;
-
-	snprintf(t.s, sizeof(t.s), "%u.%u.%u.%u",
-		 a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
-	return t;
-}
-
-struct addr_text cidr_text(struct rg_cidr c)
-{
-	struct addr_text t = ipv4_text(c.addr);
-	size_t used = strlen(t.s);
-
-	snprintf(t.s + used, sizeof(t.s) - used, "/%u", c.len);
-	return t;
-}
-
 /* ---- typed values ------------------------------------------------------ */
 
 /* "10.0.0.0/33": an address and a number, but a length beyond /32. */
@@ -154,7 +134,7 @@ static bool parse_cidr_node(struct parser *p, const yaml_node_t *n,
 		return true;
 	if (!rg_cidr_parse(s, &network, true))
 		error_node(p, n, "%s has host bits set; did you mean %s?", s,
-			   cidr_text(network).s);
+			   rg_cidr_text(network).s);
 	else if (prefix_length_too_long(s))
 		error_node(p, n, "prefix length of %s is out of range 0..32", s);
 	else
@@ -539,7 +519,7 @@ static void parse_rail(struct parser *p, const yaml_node_t *map,
 	if (v[RAIL_SUBNET] && parse_cidr_node(p, v[RAIL_SUBNET], "'subnet'", &rail->subnet)) {
 		if (rail->subnet.len > RAIL_MAX_PREFIX)
 			error_node(p, v[RAIL_SUBNET], "rail subnet %s is too small (prefix length at most /%d: network, gateway, a pod, broadcast)",
-				   cidr_text(rail->subnet).s, RAIL_MAX_PREFIX);
+				   rg_cidr_text(rail->subnet).s, RAIL_MAX_PREFIX);
 		else
 			src->subnet = v[RAIL_SUBNET];
 	}

@@ -13,13 +13,6 @@
 
 #define RG_CONFIG_KIND        "RailConfig"
 
-struct addr_text {
-	char s[sizeof("255.255.255.255/32")];
-};
-
-struct addr_text ipv4_text(uint32_t a);
-struct addr_text cidr_text(struct rg_cidr c);
-
 /* The whole document, section by section; every mistake is reported. */
 void parse_root(struct parser *p, const yaml_node_t *root);
 
