@@ -70,7 +70,7 @@ static struct prefix_ref *sorted_refs(struct parser *p, const struct prefix_list
 
 	for (l = 0; l < n_lists; l++)
 		total += lists[l].n;
-	refs = parser_calloc(p, total, sizeof(*refs));
+	refs = doc_calloc(&p->doc, total, sizeof(*refs));
 	*count = 0;
 	if (!refs)
 		return NULL;
@@ -84,7 +84,7 @@ static struct prefix_ref *sorted_refs(struct parser *p, const struct prefix_list
 
 static void find_overlaps(struct parser *p, struct prefix_list list, overlap_report *report)
 {
-	bool *reported = parser_calloc(p, list.n, sizeof(*reported));
+	bool *reported = doc_calloc(&p->doc, list.n, sizeof(*reported));
 	struct prefix_ref *refs, *cover = NULL;
 	size_t n, i;
 
@@ -113,7 +113,7 @@ static void find_cross_overlaps(struct parser *p, struct prefix_list a, struct p
 				overlap_report *report)
 {
 	const struct prefix_list lists[2] = { a, b };
-	bool *reported = parser_calloc(p, a.n, sizeof(*reported));
+	bool *reported = doc_calloc(&p->doc, a.n, sizeof(*reported));
 	struct prefix_ref *refs, *cover[2] = { NULL, NULL };
 	size_t n, i;
 
@@ -140,7 +140,7 @@ static void report_supernet_overlap(struct parser *p, size_t i, size_t j)
 {
 	const struct rg_cidr *sn = p->cfg->supernets;
 
-	error_node(p, p->supernet_nodes[i], "supernet %s overlaps supernet %s (line %u)",
+	error_node(&p->doc, p->supernet_nodes[i], "supernet %s overlaps supernet %s (line %u)",
 		   rg_cidr_text(sn[i]).s, rg_cidr_text(sn[j]).s, node_pos(p->supernet_nodes[j]).line);
 }
 
@@ -148,13 +148,13 @@ static void report_frontend_overlap(struct parser *p, size_t i, size_t j)
 {
 	const struct rg_cidr *fe = p->cfg->computenet.frontend;
 
-	error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps frontend prefix %s (line %u)",
+	error_node(&p->doc, p->frontend_nodes[i], "frontend prefix %s overlaps frontend prefix %s (line %u)",
 		   rg_cidr_text(fe[i]).s, rg_cidr_text(fe[j]).s, node_pos(p->frontend_nodes[j]).line);
 }
 
 static void report_frontend_in_supernet(struct parser *p, size_t i, size_t j)
 {
-	error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps supernet %s",
+	error_node(&p->doc, p->frontend_nodes[i], "frontend prefix %s overlaps supernet %s",
 		   rg_cidr_text(p->cfg->computenet.frontend[i]).s,
 		   rg_cidr_text(p->cfg->supernets[j]).s);
 }
@@ -166,7 +166,7 @@ static void check_supernets(struct parser *p)
 
 	for (i = 0; i < c->n_supernets; i++)
 		if (c->supernets[i].len < SUPERNET_MIN_PREFIX)
-			error_node(p, p->supernet_nodes[i], "supernet %s is too wide (prefix length at least /%d)",
+			error_node(&p->doc, p->supernet_nodes[i], "supernet %s is too wide (prefix length at least /%d)",
 				   rg_cidr_text(c->supernets[i]).s, SUPERNET_MIN_PREFIX);
 	find_overlaps(p, (struct prefix_list){ c->supernets, c->n_supernets, NULL },
 		      report_supernet_overlap);
@@ -193,7 +193,7 @@ static void check_frontend_is_unicast(struct parser *p, size_t i)
 
 	for (k = 0; k < ARRAY_SIZE(not_frontend); k++)
 		if (rg_cidr_overlaps(fe, not_frontend[k].range)) {
-			error_node(p, p->frontend_nodes[i], "frontend prefix %s overlaps %s (%s), never a front-end network",
+			error_node(&p->doc, p->frontend_nodes[i], "frontend prefix %s overlaps %s (%s), never a front-end network",
 				   rg_cidr_text(fe).s, rg_cidr_text(not_frontend[k].range).s,
 				   not_frontend[k].what);
 			return;
@@ -237,7 +237,7 @@ static int compare_name_refs(const void *a, const void *b)
 static void find_duplicate_names(struct parser *p, const char *const *names, size_t n,
 				 overlap_report *report)
 {
-	struct name_ref *refs = parser_calloc(p, n, sizeof(*refs));
+	struct name_ref *refs = doc_calloc(&p->doc, n, sizeof(*refs));
 	size_t count = 0, i, first = 0;
 
 	if (!refs)
@@ -274,10 +274,10 @@ static void check_computenet_gateway(struct parser *p, const yaml_node_t *n,
 	uint8_t first = gateway >> 24;
 
 	if (in)
-		error_node(p, n, "computenet gateway %s is inside supernet %s; it must be outside every supernet",
+		error_node(&p->doc, n, "computenet gateway %s is inside supernet %s; it must be outside every supernet",
 			   rg_ipv4_text(gateway).s, rg_cidr_text(*in).s);
 	else if (first == 0 || first == 127 || first >= 224)
-		error_node(p, n, "computenet gateway %s is not a unicast host address",
+		error_node(&p->doc, n, "computenet gateway %s is not a unicast host address",
 			   rg_ipv4_text(gateway).s);
 }
 
@@ -305,7 +305,7 @@ static void check_rail_in_supernet(struct parser *p, size_t i)
 		/* The supernet's own prefix is the black hole for what lies in
 		 * no rail: one prefix cannot be both (maps/fib.c refuses). */
 		if (rail->subnet.len == c->supernets[j].len)
-			error_node(p, p->rails[i].subnet, "rail %s subnet %s is the whole supernet %s; a rail must be smaller than its supernet",
+			error_node(&p->doc, p->rails[i].subnet, "rail %s subnet %s is the whole supernet %s; a rail must be smaller than its supernet",
 				   rail_label(c, i).s, rg_cidr_text(rail->subnet).s,
 				   rg_cidr_text(c->supernets[j]).s);
 		return;
@@ -315,7 +315,7 @@ static void check_rail_in_supernet(struct parser *p, size_t i)
 	for (j = 0; j < c->n_supernets && used < sizeof(list); j++)
 		used += snprintf(list + used, sizeof(list) - used, "%s%s",
 				 j ? ", " : "", rg_cidr_text(c->supernets[j]).s);
-	error_node(p, p->rails[i].subnet, "rail %s subnet %s is not inside any supernet (%s)",
+	error_node(&p->doc, p->rails[i].subnet, "rail %s subnet %s is not inside any supernet (%s)",
 		   rail_label(c, i).s, rg_cidr_text(rail->subnet).s, list);
 }
 
@@ -333,7 +333,7 @@ static void check_rail_gateway(struct parser *p, size_t i)
 	else if ((rail->gateway & host_mask) == host_mask)
 		problem = "is the broadcast address of its subnet";
 	if (problem)
-		error_node(p, n, "rail %s gateway %s %s %s", rail_label(p->cfg, i).s,
+		error_node(&p->doc, n, "rail %s gateway %s %s %s", rail_label(p->cfg, i).s,
 			   rg_ipv4_text(rail->gateway).s, problem, rg_cidr_text(rail->subnet).s);
 }
 
@@ -393,11 +393,11 @@ static void check_representors(struct parser *p)
 		total += c->rails[i].n_representors;
 	if (!total)
 		return;
-	refs = parser_calloc(p, total, sizeof(*refs));
-	sorted = parser_calloc(p, total, sizeof(*sorted));
-	first_same = parser_calloc(p, total, sizeof(*first_same));
-	globs = parser_calloc(p, total, sizeof(*globs));
-	names = parser_calloc(p, total, sizeof(*names));
+	refs = doc_calloc(&p->doc, total, sizeof(*refs));
+	sorted = doc_calloc(&p->doc, total, sizeof(*sorted));
+	first_same = doc_calloc(&p->doc, total, sizeof(*first_same));
+	globs = doc_calloc(&p->doc, total, sizeof(*globs));
+	names = doc_calloc(&p->doc, total, sizeof(*names));
 	if (!refs || !sorted || !first_same || !globs || !names)
 		goto out;
 	for (size_t i = 0; i < c->n_rails; i++) {
@@ -423,11 +423,11 @@ static void check_representors(struct parser *p)
 						 : first_glob_clash(refs, globs, n_globs, s);
 
 		if (dup != SIZE_MAX && dup < clash)
-			error_node(p, rep_node(p, me), "duplicate representor '%s' (first in rail %s at line %u)",
+			error_node(&p->doc, rep_node(p, me), "duplicate representor '%s' (first in rail %s at line %u)",
 				   me->name, rail_label(c, refs[dup].rail).s,
 				   node_pos(rep_node(p, &refs[dup])).line);
 		else if (clash != SIZE_MAX)
-			error_node(p, rep_node(p, me), "representor '%s' of rail %s also matches '%s' of rail %s (line %u)",
+			error_node(&p->doc, rep_node(p, me), "representor '%s' of rail %s also matches '%s' of rail %s (line %u)",
 				   me->name, rail_label(c, me->rail).s, refs[clash].name,
 				   rail_label(c, refs[clash].rail).s, node_pos(rep_node(p, &refs[clash])).line);
 	}
@@ -441,7 +441,7 @@ out:
 
 static void report_rail_name(struct parser *p, size_t i, size_t first)
 {
-	error_node(p, p->rails[i].name, "duplicate rail name '%s' (first at line %u)",
+	error_node(&p->doc, p->rails[i].name, "duplicate rail name '%s' (first at line %u)",
 		   p->cfg->rails[i].name, node_pos(p->rails[first].name).line);
 }
 
@@ -449,7 +449,7 @@ static void report_rail_overlap(struct parser *p, size_t i, size_t j)
 {
 	const struct rg_config *c = p->cfg;
 
-	error_node(p, p->rails[i].subnet, "rail %s subnet %s overlaps rail %s subnet %s",
+	error_node(&p->doc, p->rails[i].subnet, "rail %s subnet %s overlaps rail %s subnet %s",
 		   rail_label(c, i).s, rg_cidr_text(c->rails[i].subnet).s,
 		   rail_label(c, j).s, rg_cidr_text(c->rails[j].subnet).s);
 }
@@ -459,9 +459,9 @@ static void report_rail_overlap(struct parser *p, size_t i, size_t j)
 static void check_rail_names_and_overlaps(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
-	const char **names = parser_calloc(p, c->n_rails, sizeof(*names));
-	bool *use = parser_calloc(p, c->n_rails, sizeof(*use));
-	struct rg_cidr *subnets = parser_calloc(p, c->n_rails, sizeof(*subnets));
+	const char **names = doc_calloc(&p->doc, c->n_rails, sizeof(*names));
+	bool *use = doc_calloc(&p->doc, c->n_rails, sizeof(*use));
+	struct rg_cidr *subnets = doc_calloc(&p->doc, c->n_rails, sizeof(*subnets));
 	size_t i;
 
 	for (i = 0; names && use && subnets && i < c->n_rails; i++) {
@@ -500,10 +500,10 @@ static void check_not_uplink(struct parser *p, size_t i, size_t k)
 	if (!p->uplink_node || !representor_matches(name, uplink))
 		return;
 	if (is_glob(name))
-		error_node(p, p->rails[i].representors[k], "representor '%s' of rail %s matches the computenet uplink '%s' (line %u)",
+		error_node(&p->doc, p->rails[i].representors[k], "representor '%s' of rail %s matches the computenet uplink '%s' (line %u)",
 			   name, rail_label(c, i).s, uplink, node_pos(p->uplink_node).line);
 	else
-		error_node(p, p->rails[i].representors[k], "representor '%s' of rail %s is the computenet uplink (line %u)",
+		error_node(&p->doc, p->rails[i].representors[k], "representor '%s' of rail %s is the computenet uplink (line %u)",
 			   name, rail_label(c, i).s, node_pos(p->uplink_node).line);
 }
 
@@ -517,7 +517,7 @@ static void check_node_uplink(struct parser *p, size_t n)
 	for (i = 0; p->rails && i < c->n_rails; i++)
 		for (k = 0; k < c->rails[i].n_representors; k++)
 			if (representor_matches(c->rails[i].representors[k], uplink)) {
-				error_node(p, p->nodes[n].uplink, "uplink '%s' of node %s matches representor '%s' of rail %s (line %u)",
+				error_node(&p->doc, p->nodes[n].uplink, "uplink '%s' of node %s matches representor '%s' of rail %s (line %u)",
 					   uplink, c->nodes[n].name[0] ? c->nodes[n].name : "?",
 					   c->rails[i].representors[k], rail_label(c, i).s,
 					   node_pos(p->rails[i].representors[k]).line);
@@ -544,7 +544,7 @@ static void check_rails(struct parser *p)
 		if (src->pf)
 			for (j = 0; j < i; j++)
 				if (p->rails[j].pf && !strcmp(c->rails[i].pf, c->rails[j].pf)) {
-					error_node(p, src->pf, "pf '%s' of rail %s is rail %s's too (line %u)",
+					error_node(&p->doc, src->pf, "pf '%s' of rail %s is rail %s's too (line %u)",
 						   c->rails[i].pf, rail_label(c, i).s, rail_label(c, j).s,
 						   node_pos(p->rails[j].pf).line);
 					break;
@@ -569,14 +569,14 @@ static void check_node_rails(struct parser *p, size_t i)
 			if (p->rails[r].name && !strcmp(p->cfg->rails[r].name, name))
 				break;
 		if (r == p->cfg->n_rails) {
-			error_node(p, names[k], "node %s overrides rail '%s', which spec.rails does not have",
+			error_node(&p->doc, names[k], "node %s overrides rail '%s', which spec.rails does not have",
 				   node->name, name);
 			continue;
 		}
 		node->rails[k].rail = r;
 		for (j = 0; j < k; j++)
 			if (names[j] && !strcmp(scalar_value(names[j]), name)) {
-				error_node(p, names[k], "rail '%s' overridden twice on node %s (first at line %u)",
+				error_node(&p->doc, names[k], "rail '%s' overridden twice on node %s (first at line %u)",
 					   name, node->name, node_pos(names[j]).line);
 				break;
 			}
@@ -585,14 +585,14 @@ static void check_node_rails(struct parser *p, size_t i)
 
 static void report_node_name(struct parser *p, size_t i, size_t first)
 {
-	error_node(p, p->nodes[i].name, "duplicate node name '%s' (first at line %u)",
+	error_node(&p->doc, p->nodes[i].name, "duplicate node name '%s' (first at line %u)",
 		   p->cfg->nodes[i].name, node_pos(p->nodes[first].name).line);
 }
 
 static void check_nodes(struct parser *p)
 {
 	const struct rg_config *c = p->cfg;
-	const char **names = parser_calloc(p, c->n_nodes, sizeof(*names));
+	const char **names = doc_calloc(&p->doc, c->n_nodes, sizeof(*names));
 	size_t i;
 
 	for (i = 0; names && i < c->n_nodes; i++)
@@ -629,7 +629,7 @@ static void check_probe_targets(struct parser *p)
 			if (c->probe_targets[j] == t)
 				break;
 		if (j < i) {
-			error_node(p, at, "duplicate probe target %s (first at line %u)",
+			error_node(&p->doc, at, "duplicate probe target %s (first at line %u)",
 				   rg_ipv4_text(t).s, node_pos(p->probe_nodes[j]).line);
 			continue;
 		}
@@ -640,7 +640,7 @@ static void check_probe_targets(struct parser *p)
 				inside = true;
 		}
 		if (j < c->n_rails) {
-			error_node(p, at, "probe target %s is the gateway of rail %s: the switch answers its own addresses even when it does not route between rails; name an address beyond it",
+			error_node(&p->doc, at, "probe target %s is the gateway of rail %s: the switch answers its own addresses even when it does not route between rails; name an address beyond it",
 				   rg_ipv4_text(t).s, rail_label(c, j).s);
 			continue;
 		}
@@ -648,7 +648,7 @@ static void check_probe_targets(struct parser *p)
 			if (rg_cidr_contains(c->computenet.frontend[j], t))
 				inside = true;
 		if (!inside)
-			error_node(p, at, "probe target %s is in no rail and no front-end prefix",
+			error_node(&p->doc, at, "probe target %s is in no rail and no front-end prefix",
 				   rg_ipv4_text(t).s);
 	}
 }

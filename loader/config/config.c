@@ -25,20 +25,20 @@ static void parse_document(struct parser *p, yaml_parser_t *yp)
 	yaml_node_t *root;
 
 	if (!yaml_parser_load(yp, &doc)) {
-		report_yaml_error(p, yp);
+		report_yaml_error(&p->doc, yp);
 		return;
 	}
-	p->doc = &doc;
+	p->doc.yaml = &doc;
 	root = yaml_document_get_root_node(&doc);
 	if (!root) {
-		error_at(p, (struct rg_pos){ 1, 1 }, "the config is empty (expected a %s object)",
+		error_at(&p->doc, (struct rg_pos){ 1, 1 }, "the config is empty (expected a %s object)",
 			 RG_CONFIG_KIND);
 	} else {
 		parse_root(p, root);
 		check_config(p);
-		check_single_document(p, yp);
+		check_single_document(&p->doc, yp);
 	}
-	p->doc = NULL;
+	p->doc.yaml = NULL;
 	yaml_document_delete(&doc);
 }
 
@@ -65,25 +65,26 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 	/* The ICMP rate defaults are the kernel's icmp_msgs_per_sec / icmp_msgs_burst. */
 	struct rg_config c = { .anti_spoof = true, .mode = RG_CONFIG_MODE_AUTO,
 			       .computenet = { .icmp_rate = 1000, .icmp_burst = 50 } };
-	struct parser p = { .file = name ? name : "<config>", .cfg = &c,
-			    .text = yaml, .text_len = len };
+	struct parser p = { .doc = { .file = name ? name : "<config>", .text = yaml,
+				     .text_len = len },
+			    .cfg = &c };
 	yaml_parser_t yp;
 	int ret = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (len > RG_CONFIG_MAX_BYTES) {
-		rg_diags_add(diags, p.file, (struct rg_pos){ 1, 1 },
+		rg_diags_add(diags, p.doc.file, (struct rg_pos){ 1, 1 },
 			     "the config is larger than %d bytes, the limit of a config",
 			     RG_CONFIG_MAX_BYTES);
 		return -EFBIG;
 	}
-	c.path = strdup(p.file);
+	c.path = strdup(p.doc.file);
 	if (!c.path || rg_sha256(yaml, len, c.sha256)) {
-		p.oom = true;
-	} else if (!check_events(&p, yaml, len)) {
+		p.doc.oom = true;
+	} else if (!check_events(&p.doc, yaml, len, RG_CONFIG_MAX_DEPTH)) {
 		/* reported; nothing loaded */
 	} else if (!yaml_parser_initialize(&yp)) {
-		p.oom = true;
+		p.doc.oom = true;
 	} else {
 		yaml_parser_set_input_string(&yp, (const unsigned char *)yaml, len);
 		parse_document(&p, &yp);
@@ -91,12 +92,12 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 	}
 	free_sources(&p);
 
-	if (p.n_errors)
+	if (p.doc.n_errors)
 		ret = -1;
-	flush_errors(&p, diags);
-	if (p.oom) {
+	flush_errors(&p.doc, diags);
+	if (p.doc.oom) {
 		/* Errors may be missing: say so rather than pass a config. */
-		rg_diags_add(diags, p.file, (struct rg_pos){ 1, 1 }, "out of memory");
+		rg_diags_add(diags, p.doc.file, (struct rg_pos){ 1, 1 }, "out of memory");
 		ret = -ENOMEM;
 	}
 	if (ret) {
@@ -127,7 +128,7 @@ int rg_config_load(const char *path, struct rg_config *cfg, struct rg_diags *dia
 	err = rg_config_read(path, &text, &len, msg, sizeof(msg));
 	if (err) {
 		/* one list for every caller to print: the read error joins it */
-		diags_push(diags, strdup(msg));
+		rg_diags_push(diags, strdup(msg));
 		return err;
 	}
 	err = rg_config_parse(path, text, len, cfg, diags);

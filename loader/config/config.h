@@ -116,7 +116,7 @@ struct rg_config {
 enum {
 	RG_CONFIG_MAX_BYTES        = 1 << 20, /* a config is a few KiB; refuse a log file */
 	RG_CONFIG_MAX_DEPTH        = 32,      /* the schema nests 5 deep; labels a few more */
-	RG_CONFIG_MAX_ERRORS       = 20,      /* reported; the rest are counted */
+	/* RG_CONFIG_MAX_ERRORS: loader/config/diags.h */
 	/* every rail lies in one supernet: more than rails cannot be used */
 	RG_CONFIG_MAX_SUPERNETS    = RG_MAX_RAILS,
 	/* rails, supernets and frontend prefixes all fit the LPM fallback,

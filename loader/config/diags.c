@@ -6,7 +6,7 @@
 
 #include "loader/config/diags.h"
 
-void diags_push(struct rg_diags *d, char *msg)
+void rg_diags_push(struct rg_diags *d, char *msg)
 {
 	char **grown;
 
@@ -36,7 +36,7 @@ void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
 	if (asprintf(&msg, "%s:%u:%u: %s", file, pos.line, pos.col, text) < 0)
 		msg = NULL;
 	free(text);
-	diags_push(d, msg);
+	rg_diags_push(d, msg);
 }
 
 void rg_diags_free(struct rg_diags *d)

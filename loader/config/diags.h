@@ -14,6 +14,10 @@ struct rg_pos {
 	unsigned col;
 };
 
+/* Errors reported, at most (a bound of docs/config.md, "Limits", with the
+ * others in config.h): the earliest in the file; the rest are counted. */
+enum { RG_CONFIG_MAX_ERRORS = 20 };
+
 /* One error per entry, already formatted "FILE:LINE:COL: message". */
 struct rg_diags {
 	char   **msgs;
@@ -32,6 +36,6 @@ void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
 void rg_diags_free(struct rg_diags *d);
 
 /* Append a formatted message (taking ownership; NULL is dropped). */
-void diags_push(struct rg_diags *d, char *msg);
+void rg_diags_push(struct rg_diags *d, char *msg);
 
 #endif /* RAILGATE_CONFIG_DIAGS_H */

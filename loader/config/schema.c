@@ -125,7 +125,7 @@ static bool prefix_length_too_long(const char *s)
 static bool parse_cidr_node(struct parser *p, const yaml_node_t *n,
 			    const char *label, struct rg_cidr *out)
 {
-	const char *s = expect_string(p, n, label);
+	const char *s = expect_string(&p->doc, n, label);
 	struct rg_cidr network;
 
 	if (!s)
@@ -133,12 +133,12 @@ static bool parse_cidr_node(struct parser *p, const yaml_node_t *n,
 	if (!rg_cidr_parse(s, out, false))
 		return true;
 	if (!rg_cidr_parse(s, &network, true))
-		error_node(p, n, "%s has host bits set; did you mean %s?", s,
+		error_node(&p->doc, n, "%s has host bits set; did you mean %s?", s,
 			   rg_cidr_text(network).s);
 	else if (prefix_length_too_long(s))
-		error_node(p, n, "prefix length of %s is out of range 0..32", s);
+		error_node(&p->doc, n, "prefix length of %s is out of range 0..32", s);
 	else
-		error_node(p, n, "invalid CIDR '%s' (expected A.B.C.D/LEN, such as 10.0.0.0/16)",
+		error_node(&p->doc, n, "invalid CIDR '%s' (expected A.B.C.D/LEN, such as 10.0.0.0/16)",
 			   s);
 	return false;
 }
@@ -146,12 +146,12 @@ static bool parse_cidr_node(struct parser *p, const yaml_node_t *n,
 static bool parse_ipv4_node(struct parser *p, const yaml_node_t *n,
 			    const char *label, uint32_t *out)
 {
-	const char *s = expect_string(p, n, label);
+	const char *s = expect_string(&p->doc, n, label);
 
 	if (!s)
 		return false;
 	if (rg_ipv4_parse(s, out)) {
-		error_node(p, n, "invalid IPv4 address '%s' (expected A.B.C.D)", s);
+		error_node(&p->doc, n, "invalid IPv4 address '%s' (expected A.B.C.D)", s);
 		return false;
 	}
 	return true;
@@ -162,22 +162,22 @@ static bool parse_gateway_mac_node(struct parser *p, const yaml_node_t *n,
 				   const char *label, uint8_t mac[6])
 {
 	static const uint8_t zero[6];
-	const char *s = expect_string(p, n, label);
+	const char *s = expect_string(&p->doc, n, label);
 
 	if (!s)
 		return false;
 	if (rg_mac_parse(s, mac)) {
-		error_node(p, n, "invalid MAC address '%s' (expected six hex pairs such as 0c:42:a1:00:00:01)",
+		error_node(&p->doc, n, "invalid MAC address '%s' (expected six hex pairs such as 0c:42:a1:00:00:01)",
 			   s);
 		return false;
 	}
 	if (mac[0] & 1) {
-		error_node(p, n, "gatewayMAC %s is a multicast address; the gateway needs a unicast MAC",
+		error_node(&p->doc, n, "gatewayMAC %s is a multicast address; the gateway needs a unicast MAC",
 			   s);
 		return false;
 	}
 	if (!memcmp(mac, zero, sizeof(zero))) {
-		error_node(p, n, "gatewayMAC %s is the zero address", s);
+		error_node(&p->doc, n, "gatewayMAC %s is the zero address", s);
 		return false;
 	}
 	return true;
@@ -193,16 +193,16 @@ static bool check_ifname(struct parser *p, const yaml_node_t *n, const char *s)
 	size_t len = strlen(s);
 
 	if (len == 0) {
-		error_node(p, n, "interface name must not be empty");
+		error_node(&p->doc, n, "interface name must not be empty");
 		return false;
 	}
 	if (len >= IF_NAMESIZE) {
-		error_node(p, n, "interface name '%s' is too long (%zu characters, at most %d)",
+		error_node(&p->doc, n, "interface name '%s' is too long (%zu characters, at most %d)",
 			   s, len, IF_NAMESIZE - 1);
 		return false;
 	}
 	if (strpbrk(s, "/: \t\n\r\v\f") || !strcmp(s, ".") || !strcmp(s, "..")) {
-		error_node(p, n, "invalid interface name '%s' (no '/', ':' or whitespace)", s);
+		error_node(&p->doc, n, "invalid interface name '%s' (no '/', ':' or whitespace)", s);
 		return false;
 	}
 	return true;
@@ -220,11 +220,11 @@ static bool check_rail_name(struct parser *p, const yaml_node_t *n, const char *
 	size_t i, len = strlen(s);
 
 	if (len == 0) {
-		error_node(p, n, "rail name must not be empty");
+		error_node(&p->doc, n, "rail name must not be empty");
 		return false;
 	}
 	if (len >= RG_RAIL_NAME_LEN) {
-		error_node(p, n, "rail name '%s' is too long (%zu characters, at most %d)",
+		error_node(&p->doc, n, "rail name '%s' is too long (%zu characters, at most %d)",
 			   s, len, RG_RAIL_NAME_LEN - 1);
 		return false;
 	}
@@ -232,7 +232,7 @@ static bool check_rail_name(struct parser *p, const yaml_node_t *n, const char *
 		if (!is_lower_alnum(s[i]) && s[i] != '-')
 			break;
 	if (i < len || s[0] == '-' || s[len - 1] == '-') {
-		error_node(p, n, "rail name '%s' is invalid: use lowercase letters, digits and '-', starting and ending with a letter or digit",
+		error_node(&p->doc, n, "rail name '%s' is invalid: use lowercase letters, digits and '-', starting and ending with a letter or digit",
 			   s);
 		return false;
 	}
@@ -246,16 +246,16 @@ static bool check_node_name(struct parser *p, const yaml_node_t *n, const char *
 	size_t len = strlen(s);
 
 	if (len == 0) {
-		error_node(p, n, "node name must not be empty");
+		error_node(&p->doc, n, "node name must not be empty");
 		return false;
 	}
 	if (len > K8S_NODE_NAME_MAX) {
-		error_node(p, n, "node name is too long (%zu characters, at most %d)",
+		error_node(&p->doc, n, "node name is too long (%zu characters, at most %d)",
 			   len, K8S_NODE_NAME_MAX);
 		return false;
 	}
 	if (strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-.") != len) {
-		error_node(p, n, "node name '%s' is invalid: Kubernetes node names are lowercase letters, digits, '-' and '.'",
+		error_node(&p->doc, n, "node name '%s' is invalid: Kubernetes node names are lowercase letters, digits, '-' and '.'",
 			   s);
 		return false;
 	}
@@ -273,12 +273,12 @@ static bool parse_cidr_list(struct parser *p, const yaml_node_t *list,
 	char label[64];
 
 	entry_label(label, sizeof(label), key);
-	*out = parser_calloc(p, n, sizeof(**out));
-	*nodes = parser_calloc(p, n, sizeof(**nodes));
+	*out = doc_calloc(&p->doc, n, sizeof(**out));
+	*nodes = doc_calloc(&p->doc, n, sizeof(**nodes));
 	if (!*out || !*nodes)
 		return false;
 	for (i = 0; i < n; i++) {
-		const yaml_node_t *item = list_item(p, list, i);
+		const yaml_node_t *item = list_item(&p->doc, list, i);
 
 		if (parse_cidr_node(p, item, label, &(*out)[*count]))
 			(*nodes)[(*count)++] = item;
@@ -303,32 +303,32 @@ static void parse_metadata(struct parser *p, const yaml_node_t *map)
 	const yaml_node_t *v[META_NKEYS];
 	const char *name;
 
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "'metadata'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "'metadata'"))
 		return;
-	collect_keys(p, map, "in metadata", metadata_keys, META_NKEYS, v);
+	collect_keys(&p->doc, map, "in metadata", metadata_keys, META_NKEYS, v);
 
-	if (v[META_NAME] && (name = expect_string(p, v[META_NAME], "'name'"))) {
+	if (v[META_NAME] && (name = expect_string(&p->doc, v[META_NAME], "'name'"))) {
 		if (!name[0])
-			error_node(p, v[META_NAME], "metadata.name must not be empty");
+			error_node(&p->doc, v[META_NAME], "metadata.name must not be empty");
 		else if (strlen(name) >= sizeof(p->cfg->name))
-			error_node(p, v[META_NAME], "metadata.name is too long (at most %zu characters)",
+			error_node(&p->doc, v[META_NAME], "metadata.name is too long (at most %zu characters)",
 				   sizeof(p->cfg->name) - 1);
 		else
 			strcpy(p->cfg->name, name);
 	}
 	if (v[META_NAMESPACE])
-		expect_string(p, v[META_NAMESPACE], "'namespace'");
+		expect_string(&p->doc, v[META_NAMESPACE], "'namespace'");
 	if (v[META_LABELS])
-		expect_type(p, v[META_LABELS], YAML_MAPPING_NODE, "'labels'");
+		expect_type(&p->doc, v[META_LABELS], YAML_MAPPING_NODE, "'labels'");
 	if (v[META_ANNOTATIONS])
-		expect_type(p, v[META_ANNOTATIONS], YAML_MAPPING_NODE, "'annotations'");
+		expect_type(&p->doc, v[META_ANNOTATIONS], YAML_MAPPING_NODE, "'annotations'");
 }
 
 /* "auto" or an interface name into a char[IF_NAMESIZE]. */
 static bool parse_uplink_node(struct parser *p, const yaml_node_t *n,
 			      char uplink[IF_NAMESIZE], bool *discover)
 {
-	const char *s = expect_string(p, n, "'uplink'");
+	const char *s = expect_string(&p->doc, n, "'uplink'");
 
 	if (!s)
 		return false;
@@ -368,7 +368,7 @@ static void parse_icmp_source_node(struct parser *p, const yaml_node_t *n, uint3
 	if (!parse_ipv4_node(p, n, "'icmpSource'", &a))
 		return;
 	if (a == 0 || (a >> 24) == 127 || (a >> 28) >= 0xe) {
-		error_node(p, n, "icmpSource must be a unicast address the node owns, got %s",
+		error_node(&p->doc, n, "icmpSource must be a unicast address the node owns, got %s",
 			   describe(n).s);
 		return;
 	}
@@ -380,9 +380,9 @@ static void parse_computenet(struct parser *p, const yaml_node_t *map)
 	typeof(p->cfg->computenet) *cn = &p->cfg->computenet;
 	const yaml_node_t *v[CN_NKEYS];
 
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "'computenet'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "'computenet'"))
 		return;
-	collect_keys(p, map, "in computenet", computenet_keys, CN_NKEYS, v);
+	collect_keys(&p->doc, map, "in computenet", computenet_keys, CN_NKEYS, v);
 
 	if (v[CN_UPLINK] && parse_uplink_node(p, v[CN_UPLINK], cn->uplink, &cn->uplink_discover) &&
 	    !cn->uplink_discover)
@@ -392,16 +392,16 @@ static void parse_computenet(struct parser *p, const yaml_node_t *map)
 	if (v[CN_GATEWAY_MAC])
 		cn->has_gateway_mac = parse_gateway_mac_node(p, v[CN_GATEWAY_MAC],
 							     "'gatewayMAC'", cn->gateway_mac);
-	if (v[CN_FRONTEND] && expect_list(p, v[CN_FRONTEND], "frontend", false) &&
-	    list_within_cap(p, v[CN_FRONTEND], "frontend prefixes", RG_CONFIG_MAX_FRONTEND))
+	if (v[CN_FRONTEND] && expect_list(&p->doc, v[CN_FRONTEND], "frontend", false) &&
+	    list_within_cap(&p->doc, v[CN_FRONTEND], "frontend prefixes", RG_CONFIG_MAX_FRONTEND))
 		parse_cidr_list(p, v[CN_FRONTEND], "frontend", &cn->frontend,
 				&cn->n_frontend, &p->frontend_nodes);
 	if (v[CN_ICMP_SOURCE])
 		parse_icmp_source_node(p, v[CN_ICMP_SOURCE], &cn->icmp_source);
 	if (v[CN_ICMP_RATE])
-		parse_int_node(p, v[CN_ICMP_RATE], "icmpRate", 0, RG_ICMP_RATE_MAX, &cn->icmp_rate);
+		parse_int_node(&p->doc, v[CN_ICMP_RATE], "icmpRate", 0, RG_ICMP_RATE_MAX, &cn->icmp_rate);
 	if (v[CN_ICMP_BURST])
-		parse_int_node(p, v[CN_ICMP_BURST], "icmpBurst", 1, RG_ICMP_BURST_MAX,
+		parse_int_node(&p->doc, v[CN_ICMP_BURST], "icmpBurst", 1, RG_ICMP_BURST_MAX,
 			       &cn->icmp_burst);
 }
 
@@ -413,7 +413,7 @@ static bool representors_within_cap(struct parser *p, const yaml_node_t *list)
 	if (p->n_representors <= RG_CONFIG_MAX_REPRESENTORS)
 		return true;
 	if (!p->representors_over)
-		error_node(p, list, "too many representors (%zu in this and earlier rails, at most %d in all)",
+		error_node(&p->doc, list, "too many representors (%zu in this and earlier rails, at most %d in all)",
 			   p->n_representors, RG_CONFIG_MAX_REPRESENTORS);
 	p->representors_over = true;
 	return false;
@@ -428,21 +428,21 @@ static void parse_representors(struct parser *p, const yaml_node_t *list, char *
 	char label[64];
 
 	entry_label(label, sizeof(label), "representors");
-	*out = parser_calloc(p, n, sizeof(**out));
+	*out = doc_calloc(&p->doc, n, sizeof(**out));
 	if (nodes)
-		*nodes = parser_calloc(p, n, sizeof(**nodes));
+		*nodes = doc_calloc(&p->doc, n, sizeof(**nodes));
 	if (!*out || (nodes && !*nodes))
 		return;
 	for (i = 0; i < n; i++) {
-		const yaml_node_t *item = list_item(p, list, i);
-		const char *s = expect_string(p, item, label);
+		const yaml_node_t *item = list_item(&p->doc, list, i);
+		const char *s = expect_string(&p->doc, item, label);
 		char *copy;
 
 		if (!s || !check_ifname(p, item, s))
 			continue;
 		copy = strdup(s);
 		if (!copy) {
-			p->oom = true;
+			p->doc.oom = true;
 			return;
 		}
 		if (nodes)
@@ -458,14 +458,14 @@ static void parse_representors(struct parser *p, const yaml_node_t *list, char *
  */
 static bool parse_pf_node(struct parser *p, const yaml_node_t *n, char out[RG_PF_SEL_LEN])
 {
-	const char *s = expect_string(p, n, "'pf'");
+	const char *s = expect_string(&p->doc, n, "'pf'");
 
 	if (!s)
 		return false;
 	if (strchr(s, ':')) {
 		if (strlen(s) >= RG_PF_SEL_LEN ||
 		    strspn(s, "0123456789abcdefABCDEF:.*?[]!-") != strlen(s)) {
-			error_node(p, n, "pf '%s' is neither an interface name nor a PCI address like 0000:17:00.0", s);
+			error_node(&p->doc, n, "pf '%s' is neither an interface name nor a PCI address like 0000:17:00.0", s);
 			return false;
 		}
 	} else if (!check_ifname(p, n, s)) {
@@ -481,9 +481,9 @@ static void check_one_selection(struct parser *p, const yaml_node_t *map, const 
 				const yaml_node_t *pf, const yaml_node_t *reps)
 {
 	if (pf && reps)
-		error_node(p, pf, "both 'pf' and 'representors' %s: a rail selects its representors one way", where);
+		error_node(&p->doc, pf, "both 'pf' and 'representors' %s: a rail selects its representors one way", where);
 	else if (!pf && !reps)
-		error_node(p, map, "missing key 'representors' or 'pf' %s", where);
+		error_node(&p->doc, map, "missing key 'representors' or 'pf' %s", where);
 }
 
 enum rail_key { RAIL_NAME, RAIL_SUBNET, RAIL_GATEWAY, RAIL_REPRESENTORS,
@@ -505,20 +505,20 @@ static void parse_rail(struct parser *p, const yaml_node_t *map,
 	const char *s;
 
 	rail->vlan = -1;
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "each entry of 'rails'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "each entry of 'rails'"))
 		return;
 	src->map = map;
 	rail->pos = node_pos(map);
-	collect_keys(p, map, "in rail", rail_keys, RAIL_NKEYS, v);
+	collect_keys(&p->doc, map, "in rail", rail_keys, RAIL_NKEYS, v);
 
-	if (v[RAIL_NAME] && (s = expect_string(p, v[RAIL_NAME], "'name'")) &&
+	if (v[RAIL_NAME] && (s = expect_string(&p->doc, v[RAIL_NAME], "'name'")) &&
 	    check_rail_name(p, v[RAIL_NAME], s)) {
 		strcpy(rail->name, s);
 		src->name = v[RAIL_NAME];
 	}
 	if (v[RAIL_SUBNET] && parse_cidr_node(p, v[RAIL_SUBNET], "'subnet'", &rail->subnet)) {
 		if (rail->subnet.len > RAIL_MAX_PREFIX)
-			error_node(p, v[RAIL_SUBNET], "rail subnet %s is too small (prefix length at most /%d: network, gateway, a pod, broadcast)",
+			error_node(&p->doc, v[RAIL_SUBNET], "rail subnet %s is too small (prefix length at most /%d: network, gateway, a pod, broadcast)",
 				   rg_cidr_text(rail->subnet).s, RAIL_MAX_PREFIX);
 		else
 			src->subnet = v[RAIL_SUBNET];
@@ -526,34 +526,34 @@ static void parse_rail(struct parser *p, const yaml_node_t *map,
 	if (v[RAIL_GATEWAY] && parse_ipv4_node(p, v[RAIL_GATEWAY], "'gateway'", &rail->gateway))
 		src->gateway = v[RAIL_GATEWAY];
 	check_one_selection(p, map, "in rail", v[RAIL_PF], v[RAIL_REPRESENTORS]);
-	if (v[RAIL_REPRESENTORS] && expect_list(p, v[RAIL_REPRESENTORS], "representors", true) &&
+	if (v[RAIL_REPRESENTORS] && expect_list(&p->doc, v[RAIL_REPRESENTORS], "representors", true) &&
 	    representors_within_cap(p, v[RAIL_REPRESENTORS]))
 		parse_representors(p, v[RAIL_REPRESENTORS], &rail->representors,
 				   &rail->n_representors, &src->representors);
 	if (v[RAIL_PF] && parse_pf_node(p, v[RAIL_PF], rail->pf))
 		src->pf = v[RAIL_PF];
 	if (v[RAIL_VLAN])
-		parse_int_node(p, v[RAIL_VLAN], "vlan", VLAN_MIN, VLAN_MAX, &rail->vlan);
+		parse_int_node(&p->doc, v[RAIL_VLAN], "vlan", VLAN_MIN, VLAN_MAX, &rail->vlan);
 	if (v[RAIL_MTU])
-		parse_int_node(p, v[RAIL_MTU], "mtu", MTU_MIN, MTU_MAX, &rail->mtu);
+		parse_int_node(&p->doc, v[RAIL_MTU], "mtu", MTU_MIN, MTU_MAX, &rail->mtu);
 }
 
 static void parse_rails(struct parser *p, const yaml_node_t *list)
 {
 	size_t i, n;
 
-	if (!expect_list(p, list, "rails", true))
+	if (!expect_list(&p->doc, list, "rails", true))
 		return;
-	if (!list_within_cap(p, list, "rails", RG_MAX_RAILS))
+	if (!list_within_cap(&p->doc, list, "rails", RG_MAX_RAILS))
 		return;
 	n = list_length(list);
-	p->cfg->rails = parser_calloc(p, n, sizeof(*p->cfg->rails));
-	p->rails = parser_calloc(p, n, sizeof(*p->rails));
+	p->cfg->rails = doc_calloc(&p->doc, n, sizeof(*p->cfg->rails));
+	p->rails = doc_calloc(&p->doc, n, sizeof(*p->rails));
 	if (!p->cfg->rails || !p->rails)
 		return;
 	p->cfg->n_rails = n;
 	for (i = 0; i < n; i++)
-		parse_rail(p, list_item(p, list, i), &p->cfg->rails[i], &p->rails[i]);
+		parse_rail(p, list_item(&p->doc, list, i), &p->cfg->rails[i], &p->rails[i]);
 }
 
 static const char *const mode_names[] = {
@@ -603,15 +603,15 @@ static const struct key_spec datapath_keys[DP_NKEYS] = {
 
 static void parse_tc_attach(struct parser *p, const yaml_node_t *n)
 {
-	const char *s = expect_string(p, n, "'tcAttach'");
+	const char *s = expect_string(&p->doc, n, "'tcAttach'");
 
 	if (s && rg_config_tc_attach_parse(s, &p->cfg->tc_attach))
-		error_node(p, n, "unknown datapath tcAttach '%s' (expected one of: auto, tcx, clsact)", s);
+		error_node(&p->doc, n, "unknown datapath tcAttach '%s' (expected one of: auto, tcx, clsact)", s);
 }
 
 static void parse_mode(struct parser *p, const yaml_node_t *n)
 {
-	const char *s = expect_string(p, n, "'mode'");
+	const char *s = expect_string(&p->doc, n, "'mode'");
 	size_t i;
 
 	if (!s)
@@ -622,22 +622,22 @@ static void parse_mode(struct parser *p, const yaml_node_t *n)
 			return;
 		}
 	}
-	error_node(p, n, "unknown datapath mode '%s' (expected one of: auto, xdp, xdp-generic, tc)", s);
+	error_node(&p->doc, n, "unknown datapath mode '%s' (expected one of: auto, xdp, xdp-generic, tc)", s);
 }
 
 static void parse_datapath(struct parser *p, const yaml_node_t *map)
 {
 	const yaml_node_t *v[DP_NKEYS];
 
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "'datapath'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "'datapath'"))
 		return;
-	collect_keys(p, map, "in datapath", datapath_keys, DP_NKEYS, v);
+	collect_keys(&p->doc, map, "in datapath", datapath_keys, DP_NKEYS, v);
 	if (v[DP_MODE])
 		parse_mode(p, v[DP_MODE]);
 	if (v[DP_TC_ATTACH])
 		parse_tc_attach(p, v[DP_TC_ATTACH]);
 	if (v[DP_ANTI_SPOOF])
-		parse_bool_node(p, v[DP_ANTI_SPOOF], "antiSpoof", &p->cfg->anti_spoof);
+		parse_bool_node(&p->doc, v[DP_ANTI_SPOOF], "antiSpoof", &p->cfg->anti_spoof);
 }
 
 enum node_key { NODE_NAME, NODE_UPLINK, NODE_GATEWAY, NODE_GATEWAY_MAC, NODE_RAILS,
@@ -664,13 +664,13 @@ static void parse_node_rail(struct parser *p, const yaml_node_t *map,
 {
 	const yaml_node_t *v[NR_NKEYS];
 
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "each entry of a node's 'rails'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "each entry of a node's 'rails'"))
 		return;
-	collect_keys(p, map, "in a node's rail", node_rail_keys, NR_NKEYS, v);
+	collect_keys(&p->doc, map, "in a node's rail", node_rail_keys, NR_NKEYS, v);
 	check_one_selection(p, map, "in a node's rail", v[NR_PF], v[NR_REPRESENTORS]);
-	if (v[NR_NAME] && expect_string(p, v[NR_NAME], "'name'"))
+	if (v[NR_NAME] && expect_string(&p->doc, v[NR_NAME], "'name'"))
 		*name_node = v[NR_NAME];
-	if (v[NR_REPRESENTORS] && expect_list(p, v[NR_REPRESENTORS], "representors", true))
+	if (v[NR_REPRESENTORS] && expect_list(&p->doc, v[NR_REPRESENTORS], "representors", true))
 		parse_representors(p, v[NR_REPRESENTORS], &nr->representors,
 				   &nr->n_representors, NULL);
 	if (v[NR_PF])
@@ -683,17 +683,17 @@ static void parse_node_rails(struct parser *p, const yaml_node_t *list,
 	size_t i, n;
 
 	/* each override is checked against every earlier one: bounded */
-	if (!expect_list(p, list, "rails", false) ||
-	    !list_within_cap(p, list, "rails on a node", RG_MAX_RAILS))
+	if (!expect_list(&p->doc, list, "rails", false) ||
+	    !list_within_cap(&p->doc, list, "rails on a node", RG_MAX_RAILS))
 		return;
 	n = list_length(list);
-	node->rails = parser_calloc(p, n, sizeof(*node->rails));
-	src->rail_names = parser_calloc(p, n, sizeof(*src->rail_names));
+	node->rails = doc_calloc(&p->doc, n, sizeof(*node->rails));
+	src->rail_names = doc_calloc(&p->doc, n, sizeof(*src->rail_names));
 	if (!node->rails || !src->rail_names)
 		return;
 	node->n_rails = n;
 	for (i = 0; i < n; i++)
-		parse_node_rail(p, list_item(p, list, i), &node->rails[i], &src->rail_names[i]);
+		parse_node_rail(p, list_item(&p->doc, list, i), &node->rails[i], &src->rail_names[i]);
 }
 
 static void parse_node(struct parser *p, const yaml_node_t *map,
@@ -703,11 +703,11 @@ static void parse_node(struct parser *p, const yaml_node_t *map,
 	const char *s;
 	bool discover;
 
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "each entry of 'nodes'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "each entry of 'nodes'"))
 		return;
-	collect_keys(p, map, "in node", node_keys, NODE_NKEYS, v);
+	collect_keys(&p->doc, map, "in node", node_keys, NODE_NKEYS, v);
 
-	if (v[NODE_NAME] && (s = expect_string(p, v[NODE_NAME], "'name'")) &&
+	if (v[NODE_NAME] && (s = expect_string(&p->doc, v[NODE_NAME], "'name'")) &&
 	    check_node_name(p, v[NODE_NAME], s)) {
 		strcpy(node->name, s);
 		src->name = v[NODE_NAME];
@@ -735,17 +735,17 @@ static void parse_nodes(struct parser *p, const yaml_node_t *list)
 {
 	size_t i, n;
 
-	if (!expect_list(p, list, "nodes", false) ||
-	    !list_within_cap(p, list, "nodes", RG_CONFIG_MAX_NODES))
+	if (!expect_list(&p->doc, list, "nodes", false) ||
+	    !list_within_cap(&p->doc, list, "nodes", RG_CONFIG_MAX_NODES))
 		return;
 	n = list_length(list);
-	p->cfg->nodes = parser_calloc(p, n, sizeof(*p->cfg->nodes));
-	p->nodes = parser_calloc(p, n, sizeof(*p->nodes));
+	p->cfg->nodes = doc_calloc(&p->doc, n, sizeof(*p->cfg->nodes));
+	p->nodes = doc_calloc(&p->doc, n, sizeof(*p->nodes));
 	if (!p->cfg->nodes || !p->nodes)
 		return;
 	p->cfg->n_nodes = n;
 	for (i = 0; i < n; i++)
-		parse_node(p, list_item(p, list, i), &p->cfg->nodes[i], &p->nodes[i]);
+		parse_node(p, list_item(&p->doc, list, i), &p->cfg->nodes[i], &p->nodes[i]);
 }
 
 enum probe_key { PROBE_TARGETS, PROBE_PORT, PROBE_NKEYS };
@@ -761,26 +761,26 @@ static void parse_probe(struct parser *p, const yaml_node_t *map)
 	size_t i, n;
 	char label[64];
 
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "'probe'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "'probe'"))
 		return;
-	collect_keys(p, map, "in probe", probe_keys, PROBE_NKEYS, v);
+	collect_keys(&p->doc, map, "in probe", probe_keys, PROBE_NKEYS, v);
 	if (v[PROBE_PORT])
-		parse_int_node(p, v[PROBE_PORT], "port", 1, 65535, &c->probe_port);
+		parse_int_node(&p->doc, v[PROBE_PORT], "port", 1, 65535, &c->probe_port);
 	list = v[PROBE_TARGETS];
-	if (!list || !expect_list(p, list, "targets", false))
+	if (!list || !expect_list(&p->doc, list, "targets", false))
 		return;
 	n = list_length(list);
 	if (n > PROBE_TARGETS_MAX) {
-		error_node(p, list, "too many probe targets (%zu, at most %d)", n, PROBE_TARGETS_MAX);
+		error_node(&p->doc, list, "too many probe targets (%zu, at most %d)", n, PROBE_TARGETS_MAX);
 		return;
 	}
 	entry_label(label, sizeof(label), "targets");
-	c->probe_targets = parser_calloc(p, n, sizeof(*c->probe_targets));
-	p->probe_nodes = parser_calloc(p, n, sizeof(*p->probe_nodes));
+	c->probe_targets = doc_calloc(&p->doc, n, sizeof(*c->probe_targets));
+	p->probe_nodes = doc_calloc(&p->doc, n, sizeof(*p->probe_nodes));
 	if (!c->probe_targets || !p->probe_nodes)
 		return;
 	for (i = 0; i < n; i++) {
-		const yaml_node_t *item = list_item(p, list, i);
+		const yaml_node_t *item = list_item(&p->doc, list, i);
 
 		if (parse_ipv4_node(p, item, label, &c->probe_targets[c->n_probe_targets]))
 			p->probe_nodes[c->n_probe_targets++] = item;
@@ -803,12 +803,12 @@ static void parse_spec(struct parser *p, const yaml_node_t *map)
 	const yaml_node_t *v[SPEC_NKEYS];
 	struct rg_config *c = p->cfg;
 
-	if (!expect_type(p, map, YAML_MAPPING_NODE, "'spec'"))
+	if (!expect_type(&p->doc, map, YAML_MAPPING_NODE, "'spec'"))
 		return;
-	collect_keys(p, map, "in spec", spec_keys, SPEC_NKEYS, v);
+	collect_keys(&p->doc, map, "in spec", spec_keys, SPEC_NKEYS, v);
 
-	if (v[SPEC_SUPERNETS] && expect_list(p, v[SPEC_SUPERNETS], "supernets", true) &&
-	    list_within_cap(p, v[SPEC_SUPERNETS], "supernets", RG_CONFIG_MAX_SUPERNETS))
+	if (v[SPEC_SUPERNETS] && expect_list(&p->doc, v[SPEC_SUPERNETS], "supernets", true) &&
+	    list_within_cap(&p->doc, v[SPEC_SUPERNETS], "supernets", RG_CONFIG_MAX_SUPERNETS))
 		p->supernets_complete =
 			parse_cidr_list(p, v[SPEC_SUPERNETS], "supernets", &c->supernets,
 					&c->n_supernets, &p->supernet_nodes);
@@ -839,18 +839,18 @@ static void expect_exact(struct parser *p, const yaml_node_t *n, const char *key
 	const char *s;
 
 	quote_key(label, sizeof(label), key);
-	s = expect_string(p, n, label);
+	s = expect_string(&p->doc, n, label);
 	if (s && strcmp(s, want))
-		error_node(p, n, "%s must be %s, got '%s'", key, want, s);
+		error_node(&p->doc, n, "%s must be %s, got '%s'", key, want, s);
 }
 
 void parse_root(struct parser *p, const yaml_node_t *root)
 {
 	const yaml_node_t *v[ROOT_NKEYS];
 
-	if (!expect_type(p, root, YAML_MAPPING_NODE, "the config"))
+	if (!expect_type(&p->doc, root, YAML_MAPPING_NODE, "the config"))
 		return;
-	collect_keys(p, root, "at the top level", root_keys, ROOT_NKEYS, v);
+	collect_keys(&p->doc, root, "at the top level", root_keys, ROOT_NKEYS, v);
 	if (v[ROOT_API_VERSION])
 		expect_exact(p, v[ROOT_API_VERSION], "apiVersion", RG_CONFIG_API_VERSION);
 	if (v[ROOT_KIND])

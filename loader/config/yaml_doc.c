@@ -16,12 +16,12 @@
 static int compare_errors(const void *a, const void *b);
 
 /* The kept error latest in source order: the one a new earlier one evicts. */
-static size_t latest_error(const struct parser *p)
+static size_t latest_error(const struct cfg_doc *d)
 {
 	size_t i, latest = 0;
 
-	for (i = 1; i < p->n_errors; i++)
-		if (compare_errors(&p->errors[i], &p->errors[latest]) > 0)
+	for (i = 1; i < d->n_errors; i++)
+		if (compare_errors(&d->errors[i], &d->errors[latest]) > 0)
 			latest = i;
 	return latest;
 }
@@ -31,39 +31,39 @@ static size_t latest_error(const struct parser *p)
  * source order so far, count it otherwise: a file with a million mistakes
  * costs a million comparisons, not a million messages.
  */
-void error_at(struct parser *p, struct rg_pos pos, const char *fmt, ...)
+void error_at(struct cfg_doc *d, struct rg_pos pos, const char *fmt, ...)
 {
-	struct pending_error e = { pos, p->seq++, NULL };
-	size_t slot = p->n_errors;
+	struct pending_error e = { pos, d->seq++, NULL };
+	size_t slot = d->n_errors;
 	va_list ap;
 	int n;
 
-	if (p->n_errors == RG_CONFIG_MAX_ERRORS) {
-		slot = latest_error(p);
-		p->n_left_out++;
-		if (compare_errors(&e, &p->errors[slot]) > 0)
+	if (d->n_errors == RG_CONFIG_MAX_ERRORS) {
+		slot = latest_error(d);
+		d->n_left_out++;
+		if (compare_errors(&e, &d->errors[slot]) > 0)
 			return;
 	}
 	va_start(ap, fmt);
 	n = vasprintf(&e.msg, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
-		p->oom = true;
+		d->oom = true;
 		return;
 	}
-	if (slot == p->n_errors)
-		p->n_errors++;
+	if (slot == d->n_errors)
+		d->n_errors++;
 	else
-		free(p->errors[slot].msg);
-	p->errors[slot] = e;
+		free(d->errors[slot].msg);
+	d->errors[slot] = e;
 }
 
-void *parser_calloc(struct parser *p, size_t n, size_t size)
+void *doc_calloc(struct cfg_doc *d, size_t n, size_t size)
 {
 	void *mem = calloc(n ? n : 1, size);
 
 	if (!mem)
-		p->oom = true;
+		d->oom = true;
 	return mem;
 }
 
@@ -78,36 +78,36 @@ static int compare_errors(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-void flush_errors(struct parser *p, struct rg_diags *diags)
+void flush_errors(struct cfg_doc *d, struct rg_diags *diags)
 {
 	size_t i;
 
-	if (p->n_errors)
-		qsort(p->errors, p->n_errors, sizeof(*p->errors), compare_errors);
-	for (i = 0; i < p->n_errors; i++) {
-		rg_diags_add(diags, p->file, p->errors[i].pos, "%s", p->errors[i].msg);
-		free(p->errors[i].msg);
+	if (d->n_errors)
+		qsort(d->errors, d->n_errors, sizeof(*d->errors), compare_errors);
+	for (i = 0; i < d->n_errors; i++) {
+		rg_diags_add(diags, d->file, d->errors[i].pos, "%s", d->errors[i].msg);
+		free(d->errors[i].msg);
 	}
-	p->n_errors = 0;
-	if (p->n_left_out) {
+	d->n_errors = 0;
+	if (d->n_left_out) {
 		size_t before;
 		char *msg;
 
 		if (asprintf(&msg, "%s: and %zu more errors left out (the first %d are shown)",
-			     p->file, p->n_left_out, RG_CONFIG_MAX_ERRORS) < 0)
+			     d->file, d->n_left_out, RG_CONFIG_MAX_ERRORS) < 0)
 			msg = NULL;
 		before = diags->count;
-		diags_push(diags, msg);
+		rg_diags_push(diags, msg);
 		if (diags->count > before)
-			diags->left_out += p->n_left_out;
+			diags->left_out += d->n_left_out;
 	}
 }
 
 /* ---- YAML nodes -------------------------------------------------------- */
 
-const yaml_node_t *doc_node(const struct parser *p, int id)
+const yaml_node_t *doc_node(const struct cfg_doc *d, int id)
 {
-	return yaml_document_get_node(p->doc, id);
+	return yaml_document_get_node(d->yaml, id);
 }
 
 bool is_plain(const yaml_node_t *n)
@@ -169,25 +169,25 @@ static const char *type_name(yaml_node_type_t type)
 }
 
 /* label is how the message names the value: "'supernets'", "the config". */
-bool expect_type(struct parser *p, const yaml_node_t *n,
-			yaml_node_type_t type, const char *label)
+bool expect_type(struct cfg_doc *d, const yaml_node_t *n,
+		 yaml_node_type_t type, const char *label)
 {
 	bool ok = n->type == type && !(type == YAML_SCALAR_NODE && is_null(n));
 
 	if (!ok)
-		error_node(p, n, "%s must be %s, got %s", label, type_name(type),
+		error_node(d, n, "%s must be %s, got %s", label, type_name(type),
 			   describe(n).s);
 	return ok;
 }
 
 /* A non-null scalar as a C string, or NULL after reporting why not. */
-const char *expect_string(struct parser *p, const yaml_node_t *n,
-				 const char *label)
+const char *expect_string(struct cfg_doc *d, const yaml_node_t *n,
+			  const char *label)
 {
-	if (!expect_type(p, n, YAML_SCALAR_NODE, label))
+	if (!expect_type(d, n, YAML_SCALAR_NODE, label))
 		return NULL;
 	if (strlen(scalar_value(n)) != n->data.scalar.length) {
-		error_node(p, n, "%s contains a NUL character", label);
+		error_node(d, n, "%s contains a NUL character", label);
 		return NULL;
 	}
 	return scalar_value(n);
@@ -211,9 +211,9 @@ void entry_label(char *buf, size_t len, const char *list)
  * missing required ones are errors.  `where` completes "unknown key 'x' ...":
  * "in rail", "at the top level".
  */
-void collect_keys(struct parser *p, const yaml_node_t *map,
-			 const char *where, const struct key_spec *keys,
-			 size_t n_keys, const yaml_node_t **values)
+void collect_keys(struct cfg_doc *d, const yaml_node_t *map,
+		  const char *where, const struct key_spec *keys,
+		  size_t n_keys, const yaml_node_t **values)
 {
 	const yaml_node_t *key_nodes[MAX_KEYS_PER_MAPPING] = { 0 };
 	char expected[256] = "";
@@ -230,11 +230,11 @@ void collect_keys(struct parser *p, const yaml_node_t *map,
 
 	for (pair = map->data.mapping.pairs.start;
 	     pair < map->data.mapping.pairs.top; pair++) {
-		const yaml_node_t *key = doc_node(p, pair->key);
-		const yaml_node_t *value = doc_node(p, pair->value);
+		const yaml_node_t *key = doc_node(d, pair->key);
+		const yaml_node_t *value = doc_node(d, pair->value);
 
 		if (key->type != YAML_SCALAR_NODE) {
-			error_node(p, key, "keys %s must be strings, got %s",
+			error_node(d, key, "keys %s must be strings, got %s",
 				   where, describe(key).s);
 			continue;
 		}
@@ -242,10 +242,10 @@ void collect_keys(struct parser *p, const yaml_node_t *map,
 			if (!strcmp(scalar_value(key), keys[i].name))
 				break;
 		if (i == n_keys) {
-			error_node(p, key, "unknown key '%s' %s (expected one of: %s)",
+			error_node(d, key, "unknown key '%s' %s (expected one of: %s)",
 				   scalar_value(key), where, expected);
 		} else if (key_nodes[i]) {
-			error_node(p, key, "duplicate key '%s' %s (first at line %u)",
+			error_node(d, key, "duplicate key '%s' %s (first at line %u)",
 				   keys[i].name, where, node_pos(key_nodes[i]).line);
 		} else {
 			key_nodes[i] = key;
@@ -255,14 +255,14 @@ void collect_keys(struct parser *p, const yaml_node_t *map,
 
 	for (i = 0; i < n_keys; i++)
 		if (keys[i].required && !key_nodes[i])
-			error_node(p, map, "missing required key '%s' %s",
+			error_node(d, map, "missing required key '%s' %s",
 				   keys[i].name, where);
 }
 
 /* An integer in [min, max]: a plain scalar of decimal digits (YAML's 0x,
  * 0o, 1_000 forms are refused: a VLAN id is written in decimal). */
-bool parse_int_node(struct parser *p, const yaml_node_t *n,
-			   const char *key, long min, long max, int *out)
+bool parse_int_node(struct cfg_doc *d, const yaml_node_t *n,
+		    const char *key, long min, long max, int *out)
 {
 	const char *s, *digits;
 	char label[64];
@@ -270,20 +270,20 @@ bool parse_int_node(struct parser *p, const yaml_node_t *n,
 	size_t n_digits;
 
 	quote_key(label, sizeof(label), key);
-	s = expect_string(p, n, label);
+	s = expect_string(d, n, label);
 	if (!s)
 		return false;
 	digits = s[0] == '-' ? s + 1 : s;
 	n_digits = strspn(digits, "0123456789");
 	if (!is_plain(n) || n_digits == 0 || digits[n_digits] != '\0') {
-		error_node(p, n, "%s must be an integer, got %s", label,
+		error_node(d, n, "%s must be an integer, got %s", label,
 			   describe(n).s);
 		return false;
 	}
 	/* More digits than any valid value has: out of range, no overflow. */
 	value = n_digits > 9 ? max + 1 : strtol(s, NULL, 10);
 	if (value < min || value > max) {
-		error_node(p, n, "%s %s is out of range %ld..%ld", key, s, min, max);
+		error_node(d, n, "%s %s is out of range %ld..%ld", key, s, min, max);
 		return false;
 	}
 	*out = (int)value;
@@ -292,8 +292,8 @@ bool parse_int_node(struct parser *p, const yaml_node_t *n,
 
 /* YAML 1.2 core booleans only: YAML 1.1's yes/no/on/off are the Norway
  * problem, and a quoted "true" is a string. */
-bool parse_bool_node(struct parser *p, const yaml_node_t *n,
-			    const char *key, bool *out)
+bool parse_bool_node(struct cfg_doc *d, const yaml_node_t *n,
+		     const char *key, bool *out)
 {
 	static const char *const truths[] = { "true", "True", "TRUE" };
 	static const char *const falsehoods[] = { "false", "False", "FALSE" };
@@ -311,7 +311,7 @@ bool parse_bool_node(struct parser *p, const yaml_node_t *n,
 			}
 		}
 	}
-	error_node(p, n, "'%s' must be true or false, got %s", key, describe(n).s);
+	error_node(d, n, "'%s' must be true or false, got %s", key, describe(n).s);
 	return false;
 }
 
@@ -322,23 +322,23 @@ size_t list_length(const yaml_node_t *list)
 	return (size_t)(list->data.sequence.items.top - list->data.sequence.items.start);
 }
 
-const yaml_node_t *list_item(const struct parser *p,
-				    const yaml_node_t *list, size_t i)
+const yaml_node_t *list_item(const struct cfg_doc *d,
+			     const yaml_node_t *list, size_t i)
 {
-	return doc_node(p, list->data.sequence.items.start[i]);
+	return doc_node(d, list->data.sequence.items.start[i]);
 }
 
 /* A list of the right type, non-empty when asked; false after reporting. */
-bool expect_list(struct parser *p, const yaml_node_t *n, const char *key,
-			bool non_empty)
+bool expect_list(struct cfg_doc *d, const yaml_node_t *n, const char *key,
+		 bool non_empty)
 {
 	char label[64];
 
 	quote_key(label, sizeof(label), key);
-	if (!expect_type(p, n, YAML_SEQUENCE_NODE, label))
+	if (!expect_type(d, n, YAML_SEQUENCE_NODE, label))
 		return false;
 	if (non_empty && list_length(n) == 0) {
-		error_node(p, n, "%s must not be empty", label);
+		error_node(d, n, "%s must not be empty", label);
 		return false;
 	}
 	return true;
@@ -346,23 +346,23 @@ bool expect_list(struct parser *p, const yaml_node_t *n, const char *key,
 
 /* A list no longer than the datapath can use; past the cap, one error and
  * its entries are not examined (what = "supernets", "rails"...). */
-bool list_within_cap(struct parser *p, const yaml_node_t *list,
-			    const char *what, size_t cap)
+bool list_within_cap(struct cfg_doc *d, const yaml_node_t *list,
+		     const char *what, size_t cap)
 {
 	if (list_length(list) <= cap)
 		return true;
-	error_node(p, list, "too many %s (%zu, at most %zu)", what, list_length(list), cap);
+	error_node(d, list, "too many %s (%zu, at most %zu)", what, list_length(list), cap);
 	return false;
 }
 
 /* Line and column (in bytes) of a byte offset in the input. */
-static struct rg_pos pos_of_offset(const struct parser *p, size_t offset)
+static struct rg_pos pos_of_offset(const struct cfg_doc *d, size_t offset)
 {
 	struct rg_pos pos = { 1, 1 };
 	size_t i;
 
-	for (i = 0; i < offset && i < p->text_len; i++) {
-		if (p->text[i] == '\n') {
+	for (i = 0; i < offset && i < d->text_len; i++) {
+		if (d->text[i] == '\n') {
 			pos.line++;
 			pos.col = 1;
 		} else {
@@ -372,45 +372,45 @@ static struct rg_pos pos_of_offset(const struct parser *p, size_t offset)
 	return pos;
 }
 
-void report_yaml_error(struct parser *p, const yaml_parser_t *yp)
+void report_yaml_error(struct cfg_doc *d, const yaml_parser_t *yp)
 {
 	struct rg_pos pos = { (unsigned)yp->problem_mark.line + 1,
 			      (unsigned)yp->problem_mark.column + 1 };
 
 	if (yp->error == YAML_MEMORY_ERROR) {
-		p->oom = true;
+		d->oom = true;
 		return;
 	}
 	if (yp->error == YAML_READER_ERROR) {
 		/* The reader (encoding) reports a byte offset, not a mark. */
-		error_at(p, pos_of_offset(p, yp->problem_offset),
+		error_at(d, pos_of_offset(d, yp->problem_offset),
 			 "YAML syntax error: %s (byte %zu)",
 			 yp->problem ? yp->problem : "unreadable input", yp->problem_offset);
 		return;
 	}
 	if (yp->context)
-		error_at(p, pos, "YAML syntax error: %s (%s at line %zu, column %zu)",
+		error_at(d, pos, "YAML syntax error: %s (%s at line %zu, column %zu)",
 			 yp->problem ? yp->problem : "invalid YAML", yp->context,
 			 yp->context_mark.line + 1, yp->context_mark.column + 1);
 	else
-		error_at(p, pos, "YAML syntax error: %s",
+		error_at(d, pos, "YAML syntax error: %s",
 			 yp->problem ? yp->problem : "invalid YAML");
 }
 
 /* A config is one document; a second one ("---" and more) is a mistake
  * (two configs pasted together), not something to ignore. */
-void check_single_document(struct parser *p, yaml_parser_t *yp)
+void check_single_document(struct cfg_doc *d, yaml_parser_t *yp)
 {
 	yaml_document_t next;
 	yaml_node_t *root;
 
 	if (!yaml_parser_load(yp, &next)) {
-		report_yaml_error(p, yp);
+		report_yaml_error(d, yp);
 		return;
 	}
 	root = yaml_document_get_root_node(&next);
 	if (root)
-		error_at(p, node_pos(root), "only one YAML document is allowed in a config");
+		error_at(d, node_pos(root), "only one YAML document is allowed in a config");
 	yaml_document_delete(&next);
 }
 
@@ -426,7 +426,7 @@ static struct rg_pos mark_pos(yaml_mark_t m)
  * spellings (and `!!str 100` would have to be refused like "100" anyway),
  * while the schema already says what each key holds.
  */
-static void check_no_tag(struct parser *p, const yaml_event_t *ev)
+static void check_no_tag(struct cfg_doc *d, const yaml_event_t *ev)
 {
 	static const char core[] = "tag:yaml.org,2002:";
 	const yaml_char_t *tag = NULL;
@@ -442,11 +442,11 @@ static void check_no_tag(struct parser *p, const yaml_event_t *ev)
 		return;
 	shown = (const char *)tag;
 	if (!strncmp(shown, core, sizeof(core) - 1))
-		error_at(p, mark_pos(ev->start_mark),
+		error_at(d, mark_pos(ev->start_mark),
 			 "YAML tags are not supported ('!!%.*s'): write the value without one",
 			 SHOWN_SCALAR_MAX, shown + sizeof(core) - 1);
 	else
-		error_at(p, mark_pos(ev->start_mark),
+		error_at(d, mark_pos(ev->start_mark),
 			 "YAML tags are not supported ('%.*s'): write the value without one",
 			 SHOWN_SCALAR_MAX, shown);
 }
@@ -454,12 +454,12 @@ static void check_no_tag(struct parser *p, const yaml_event_t *ev)
 /*
  * A pass over libyaml's events in front of its loader, which would build a
  * node per level of nesting first (100k levels: 49 s) and look only
- * afterwards: stops at the first level deeper than RG_CONFIG_MAX_DEPTH,
+ * afterwards: stops at the first level deeper than max_depth,
  * and reports every explicit tag.  Returns false when the document must
  * not be loaded.  A syntax error is left to the loader, which reports it
  * with its context.
  */
-bool check_events(struct parser *p, const char *yaml, size_t len)
+bool check_events(struct cfg_doc *d, const char *yaml, size_t len, int max_depth)
 {
 	yaml_parser_t yp;
 	yaml_event_t ev;
@@ -467,18 +467,18 @@ bool check_events(struct parser *p, const char *yaml, size_t len)
 	int depth = 0;
 
 	if (!yaml_parser_initialize(&yp)) {
-		p->oom = true;
+		d->oom = true;
 		return false;
 	}
 	yaml_parser_set_input_string(&yp, (const unsigned char *)yaml, len);
 	while (!done && yaml_parser_parse(&yp, &ev)) {
-		check_no_tag(p, &ev);
+		check_no_tag(d, &ev);
 		switch (ev.type) {
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
-			if (++depth > RG_CONFIG_MAX_DEPTH) {
-				error_at(p, mark_pos(ev.start_mark), "YAML nesting deeper than %d levels",
-					 RG_CONFIG_MAX_DEPTH);
+			if (++depth > max_depth) {
+				error_at(d, mark_pos(ev.start_mark), "YAML nesting deeper than %d levels",
+					 max_depth);
 				ok = false;
 				done = true;
 			}
