@@ -155,6 +155,8 @@ void rg_config_free(struct rg_config *cfg);
 void rg_config_apply_node(struct rg_config *cfg, const char *node_name);
 
 const char *rg_config_mode_name(enum rg_config_mode mode);
+/* The value of a mode name (auto, xdp, xdp-generic, tc): 0, or -EINVAL. */
+int rg_config_mode_parse(const char *s, enum rg_config_mode *out);
 const char *rg_config_tc_attach_name(enum rg_config_tc_attach a);
 /* The value of a tcAttach name (auto, tcx, clsact): 0, or -EINVAL. */
 int rg_config_tc_attach_parse(const char *s, enum rg_config_tc_attach *out);

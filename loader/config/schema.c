@@ -570,6 +570,17 @@ const char *rg_config_mode_name(enum rg_config_mode mode)
 	return mode_names[mode];
 }
 
+int rg_config_mode_parse(const char *s, enum rg_config_mode *out)
+{
+	for (size_t i = 0; s && i < ARRAY_SIZE(mode_names); i++) {
+		if (!strcmp(s, mode_names[i])) {
+			*out = (enum rg_config_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 static const char *const tc_attach_names[] = {
 	[RG_CONFIG_TC_ATTACH_AUTO]   = "auto",
 	[RG_CONFIG_TC_ATTACH_TCX]    = "tcx",
@@ -612,17 +623,9 @@ static void parse_tc_attach(struct parser *p, const yaml_node_t *n)
 static void parse_mode(struct parser *p, const yaml_node_t *n)
 {
 	const char *s = expect_string(&p->doc, n, "'mode'");
-	size_t i;
 
-	if (!s)
-		return;
-	for (i = 0; i < ARRAY_SIZE(mode_names); i++) {
-		if (!strcmp(s, mode_names[i])) {
-			p->cfg->mode = (enum rg_config_mode)i;
-			return;
-		}
-	}
-	error_node(&p->doc, n, "unknown datapath mode '%s' (expected one of: auto, xdp, xdp-generic, tc)", s);
+	if (s && rg_config_mode_parse(s, &p->cfg->mode))
+		error_node(&p->doc, n, "unknown datapath mode '%s' (expected one of: auto, xdp, xdp-generic, tc)", s);
 }
 
 static void parse_datapath(struct parser *p, const yaml_node_t *map)

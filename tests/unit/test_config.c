@@ -663,6 +663,7 @@ static void test_modes(void **state)
 		{ "xdp-generic", RG_CONFIG_MODE_XDP_GENERIC },
 		{ "tc", RG_CONFIG_MODE_TC },
 	};
+	enum rg_config_mode mode;
 	struct rg_config cfg;
 	char yaml[1024];
 	size_t i;
@@ -673,7 +674,14 @@ static void test_modes(void **state)
 		assert_int_equal(cfg.mode, modes[i].mode);
 		assert_string_equal(rg_config_mode_name(cfg.mode), modes[i].text);
 		rg_config_free(&cfg);
+		assert_int_equal(rg_config_mode_parse(modes[i].text, &mode), 0);
+		assert_int_equal(mode, modes[i].mode);
 	}
+	mode = RG_CONFIG_MODE_TC;
+	assert_int_equal(rg_config_mode_parse("XDP", &mode), -EINVAL);
+	assert_int_equal(rg_config_mode_parse("", &mode), -EINVAL);
+	assert_int_equal(rg_config_mode_parse(NULL, &mode), -EINVAL);
+	assert_int_equal(mode, RG_CONFIG_MODE_TC);      /* untouched on an error */
 }
 
 static void test_tc_attach(void **state)
