@@ -14,6 +14,7 @@
 
 #include "loader/config/config.h"
 #include "loader/config/checks.h"
+#include "lib/digest.h"
 #include "lib/files.h"
 #include "lib/errbuf.h"
 

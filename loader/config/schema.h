@@ -13,7 +13,7 @@
 
 #include "loader/config/yaml_doc.h"
 
-#include "loader/config/config.h"
+#include "loader/config/model.h"
 
 #define RG_CONFIG_KIND        "RailConfig"
 
