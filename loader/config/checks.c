@@ -489,7 +489,7 @@ static bool representor_matches(const char *pattern, const char *ifname)
  * The uplink is never a representor: attached, it would see the
  * computenet's own traffic as a rail's and drop it as spoofed or send it
  * back out.  A glob is decidable here only against a named uplink;
- * `uplink: auto` is checked when the plan resolves (loader/resolve.c).
+ * `uplink: auto` is checked when the plan resolves (loader/plan/resolve.c).
  */
 static void check_not_uplink(struct parser *p, size_t i, size_t k)
 {

@@ -28,7 +28,7 @@ struct rg_config_rail {
 	struct rg_cidr subnet;
 	uint32_t gateway;            /* the switch's address on this rail */
 	/* A rail selects its representors one way: by name, or by PF (the VF
-	 * representors switchdev shows for it, loader/switchdev.h). */
+	 * representors switchdev shows for it, loader/kernel/switchdev.h). */
 	char   **representors;       /* interface names or shell globs; 0 with pf */
 	size_t   n_representors;
 	char     pf[RG_PF_SEL_LEN];  /* "" with representors */
@@ -45,7 +45,7 @@ enum rg_config_mode {
 };
 
 /* How tc mode attaches (datapath.tcAttach); RAILGATE_TC_ATTACH, when set,
- * overrides it (loader/resolve.h, rg_tc_attach_mode: the one place that
+ * overrides it (loader/plan/resolve.h, rg_tc_attach_mode: the one place that
  * decides). */
 enum rg_config_tc_attach {
 	RG_CONFIG_TC_ATTACH_AUTO = 0,  /* tcx where the kernel has it (6.6+), else clsact */

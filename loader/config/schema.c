@@ -22,7 +22,7 @@
  *       frontend: [CIDR, ...]              optional, overlapping neither a
  *                                          supernet nor each other
  *       icmpSource: IPV4                   optional, a unicast address; default
- *                                          the uplink's address (resolve.c)
+ *                                          the uplink's address (loader/plan/resolve.c)
  *       icmpRate: 0..1000000               optional, ICMP errors per second,
  *                                          default 1000 (0: none)
  *       icmpBurst: 1..1000000              optional, default 50
@@ -35,7 +35,7 @@
  *         representors: [IFNAME|GLOB, ...] non-empty, each name or glob in
  *                                          one rail only; or instead:
  *         pf: IFNAME|PCI-ADDRESS|GLOB      the PF whose VF representors the
- *                                          rail takes (loader/switchdev.h)
+ *                                          rail takes (loader/kernel/switchdev.h)
  *         vlan: 1..4094                    optional, default none (-1)
  *         mtu: 68..65535                   optional, default 0 (not checked)
  *     datapath:                            optional
