@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * lib/addr and lib/mac: the strict parsers' edge cases (a config, the CNI
- * plugin and the CLI read every address through them).
+ * plugin and the CLI read every address through them), the one text of
+ * each (and that it parses back), and struct rg_cidr's arithmetic.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -130,12 +131,72 @@ static void test_mac_parse(void **state)
 	assert_int_equal(rg_mac_parse(NULL, mac), -EINVAL);
 }
 
+/* The one text of each: the longest forms fill their buffers exactly. */
+static void test_formats(void **state)
+{
+	static const uint8_t mac[6] = { 0x0c, 0x42, 0xa1, 0x00, 0xff, 0x0a };
+	char ip[RG_IP_STR_LEN], cidr[RG_CIDR_STR_LEN], m[RG_MAC_STR_LEN];
+
+	assert_string_equal(rg_ip_str(IP(10, 1, 255, 1), ip), "10.1.255.1");
+	assert_string_equal(rg_ip_str(0, ip), "0.0.0.0");
+	assert_string_equal(rg_ip_str(IP(255, 255, 255, 255), ip), "255.255.255.255");
+	assert_string_equal(rg_cidr_str(IP(10, 0, 0, 0), 16, cidr), "10.0.0.0/16");
+	assert_string_equal(rg_cidr_str(IP(255, 255, 255, 255), 32, cidr), "255.255.255.255/32");
+	assert_string_equal(rg_ipv4_text(IP(192, 0, 2, 10)).s, "192.0.2.10");
+	assert_string_equal(rg_cidr_text((struct rg_cidr){ IP(10, 0, 1, 0), 24 }).s, "10.0.1.0/24");
+	assert_string_equal(rg_cidr_text((struct rg_cidr){ 0, 0 }).s, "0.0.0.0/0");
+	assert_string_equal(rg_mac_str(mac, m), "0c:42:a1:00:ff:0a");
+}
+
+/* Parsing what the formatter wrote gives the value back. */
+static void test_round_trip(void **state)
+{
+	static const struct rg_cidr prefixes[] = {
+		{ 0, 0 }, { IP(10, 0, 0, 0), 8 }, { IP(172, 16, 0, 0), 12 },
+		{ IP(10, 1, 2, 128), 25 }, { IP(255, 255, 255, 255), 32 },
+	};
+	struct rg_cidr back;
+	uint32_t a;
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		assert_int_equal(rg_cidr_parse(rg_cidr_text(prefixes[i]).s, &back, false), 0);
+		assert_int_equal(back.addr, prefixes[i].addr);
+		assert_int_equal(back.len, prefixes[i].len);
+		assert_int_equal(rg_ipv4_parse(rg_ipv4_text(prefixes[i].addr).s, &a), 0);
+		assert_int_equal(a, prefixes[i].addr);
+	}
+}
+
+static void test_cidr_arithmetic(void **state)
+{
+	const struct rg_cidr ten = { IP(10, 0, 0, 0), 8 }, ten1 = { IP(10, 1, 0, 0), 16 };
+	const struct rg_cidr other = { IP(192, 168, 0, 0), 16 }, all = { 0, 0 };
+	const struct rg_cidr set[] = { ten1, other };
+
+	assert_int_equal(rg_prefix_mask(0), 0);
+	assert_int_equal(rg_prefix_mask(8), 0xff000000u);
+	assert_int_equal(rg_prefix_mask(32), 0xffffffffu);
+	assert_true(rg_cidr_contains(ten, IP(10, 255, 0, 1)));
+	assert_false(rg_cidr_contains(ten, IP(11, 0, 0, 0)));
+	assert_true(rg_cidr_contains(all, IP(203, 0, 113, 7)));
+	assert_true(rg_cidr_covers(ten, ten1));
+	assert_false(rg_cidr_covers(ten1, ten));
+	assert_true(rg_cidr_overlaps(ten1, ten));
+	assert_false(rg_cidr_overlaps(ten, other));
+	assert_true(rg_cidr_set_contains(set, ARRAY_SIZE(set), IP(192, 168, 3, 4)));
+	assert_false(rg_cidr_set_contains(set, ARRAY_SIZE(set), IP(10, 2, 0, 0)));
+	assert_false(rg_cidr_set_contains(set, 0, IP(10, 1, 0, 0)));
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cidr_parse),
 		cmocka_unit_test(test_ipv4_parse),
 		cmocka_unit_test(test_mac_parse),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_cidr_arithmetic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
