@@ -99,11 +99,11 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 FUZZ_BUILD  := build-fuzz
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := -O1 -g $(FUZZ_SAN) -Wall -Wno-unused-parameter -std=gnu11 -I. -D_GNU_SOURCE $(NL_CFLAGS)
-FUZZ_CONFIG_SRCS := loader/config/config.c lib/cidr.c lib/digest.c lib/files.c loader/plan/plan.c \
-		    maps/fib.c lib/errbuf.c lib/ipfmt.c
+FUZZ_CONFIG_SRCS := $(wildcard loader/config/*.c) lib/addr.c lib/mac.c lib/digest.c lib/files.c loader/plan/plan.c \
+		    maps/fib.c lib/errbuf.c
 # fuzz_cni.c is the plugin's main and its (silent) log: main.c and log.c stay out.
 FUZZ_CNI_SRCS := $(filter-out tools/cni/main.c tools/cni/log.c,$(CNI_SRCS)) $(wildcard tools/pod_routes/*.c) \
-		 $(FUZZ_CONFIG_SRCS) lib/netfmt.c lib/netns.c lib/nlsock.c
+		 $(FUZZ_CONFIG_SRCS) lib/ifname.c lib/netns.c lib/nlsock.c
 FUZZERS := $(FUZZ_BUILD)/fuzz_config $(FUZZ_BUILD)/fuzz_cni
 FUZZ_SECONDS ?= 60
 

@@ -33,8 +33,7 @@
 
 #include "maps/fib.h"
 #include "lib/errbuf.h"
-#include "lib/ipfmt.h"
-#include "lib/prefix.h"
+#include "lib/addr.h"
 
 /* Length at which tbl24 stops and tbl8 takes over. */
 #define RG_TBL24_PREFIX 24

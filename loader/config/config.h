@@ -9,146 +9,10 @@
 #ifndef RAILGATE_CONFIG_H
 #define RAILGATE_CONFIG_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
-#include <net/if.h>
 
-#include "lib/digest.h"
-#include "maps/rg_abi.h"
-#include "lib/prefix.h"     /* struct rg_cidr and its arithmetic */
-
-/* Position of a node in the YAML source (1-based). */
-struct rg_pos {
-	unsigned line;
-	unsigned col;
-};
-
-/* A PF selector: a netdev name or a PCI address ("0000:17:00.0"), globs allowed. */
-#define RG_PF_SEL_LEN 64
-
-struct rg_config_rail {
-	char     name[RG_RAIL_NAME_LEN];
-	struct rg_cidr subnet;
-	uint32_t gateway;            /* the switch's address on this rail */
-	/* A rail selects its representors one way: by name, or by PF (the VF
-	 * representors switchdev shows for it, loader/switchdev.h). */
-	char   **representors;       /* interface names or shell globs; 0 with pf */
-	size_t   n_representors;
-	char     pf[RG_PF_SEL_LEN];  /* "" with representors */
-	int      vlan;               /* 1..4094, or -1 for untagged */
-	int      mtu;                /* 0: not checked */
-	struct rg_pos pos;           /* of the rail's mapping */
-};
-
-enum rg_config_mode {
-	RG_CONFIG_MODE_AUTO = 0,     /* native XDP where the driver has it, else TC */
-	RG_CONFIG_MODE_XDP,
-	RG_CONFIG_MODE_XDP_GENERIC,
-	RG_CONFIG_MODE_TC,
-};
-
-/* How tc mode attaches (datapath.tcAttach); RAILGATE_TC_ATTACH, when set,
- * overrides it (loader/resolve.h, rg_tc_attach_mode: the one place that
- * decides). */
-enum rg_config_tc_attach {
-	RG_CONFIG_TC_ATTACH_AUTO = 0,  /* tcx where the kernel has it (6.6+), else clsact */
-	RG_CONFIG_TC_ATTACH_TCX,       /* a tcx link; refused on a kernel without tcx */
-	RG_CONFIG_TC_ATTACH_CLSACT,    /* railgate's clsact filter */
-};
-
-/* A node's own selection for one rail: pf or representors, replacing the rail's. */
-struct rg_config_node_rail {
-	size_t   rail;               /* index into rg_config.rails */
-	char   **representors;
-	size_t   n_representors;
-	char     pf[RG_PF_SEL_LEN];
-};
-
-/* Per-node override (railgate run, one ConfigMap for many nodes). */
-struct rg_config_node {
-	char     name[256];          /* node name (NODE_NAME) */
-	char     uplink[IF_NAMESIZE];/* "" = not overridden */
-	bool     has_gateway;
-	uint32_t gateway;
-	bool     has_gateway_mac;
-	uint8_t  gateway_mac[6];
-	struct rg_config_node_rail *rails;
-	size_t   n_rails;
-};
-
-struct rg_config {
-	char    *path;               /* as given, for messages */
-	uint8_t  sha256[RG_SHA256_LEN]; /* of the bytes parsed: the digest `status` shows */
-	char     name[256];          /* metadata.name */
-
-	struct rg_cidr *supernets;
-	size_t   n_supernets;
-
-	struct {
-		char     uplink[IF_NAMESIZE]; /* "" with uplinkDiscover */
-		bool     uplink_discover;     /* uplink: auto -> the interface routing to gateway */
-		uint32_t gateway;
-		bool     has_gateway_mac;
-		uint8_t  gateway_mac[6];
-		struct rg_cidr *frontend;
-		size_t   n_frontend;
-		uint32_t icmp_source;         /* 0: the uplink's address */
-		int      icmp_rate;           /* ICMP errors per second for the node; 0: none */
-		int      icmp_burst;
-	} computenet;
-
-	struct rg_config_rail *rails;
-	size_t   n_rails;
-
-	struct rg_config_node *nodes; /* spec.nodes: per-node overrides */
-	size_t   n_nodes;
-
-	enum rg_config_mode mode;
-	enum rg_config_tc_attach tc_attach;
-	bool     anti_spoof;          /* default true */
-
-	uint32_t *probe_targets;      /* spec.probe.targets: what `railgate probe` sends to */
-	size_t   n_probe_targets;
-	int      probe_port;          /* spec.probe.port: the targets' UDP responder, 0 = default */
-};
-
-/*
- * The bounds of a config (docs/config.md, "Limits"): validation costs time
- * in proportion to the file, whatever is in it.  A list longer than its cap
- * is one error and its entries are not examined.
- */
-enum {
-	RG_CONFIG_MAX_BYTES        = 1 << 20, /* a config is a few KiB; refuse a log file */
-	RG_CONFIG_MAX_DEPTH        = 32,      /* the schema nests 5 deep; labels a few more */
-	RG_CONFIG_MAX_ERRORS       = 20,      /* reported; the rest are counted */
-	/* every rail lies in one supernet: more than rails cannot be used */
-	RG_CONFIG_MAX_SUPERNETS    = RG_MAX_RAILS,
-	/* rails, supernets and frontend prefixes all fit the LPM fallback,
-	 * even when no zone expands (maps/fib.c) */
-	RG_CONFIG_MAX_FRONTEND     = RG_LPM_MAX_ENTRIES - 2 * RG_MAX_RAILS,
-	/* names and globs in all rails together (a glob covers any number
-	 * of VFs); each is matched against the others' globs */
-	RG_CONFIG_MAX_REPRESENTORS = 1024,
-	RG_CONFIG_MAX_NODES        = 5000,    /* Kubernetes' largest supported cluster */
-};
-
-/* One error per entry, already formatted "FILE:LINE:COL: message". */
-struct rg_diags {
-	char   **msgs;
-	size_t   count;
-	size_t   left_out;           /* errors past RG_CONFIG_MAX_ERRORS: one line in msgs says how many */
-};
-
-/* How many errors there were: the lines in msgs, or more when some were left out. */
-static inline size_t rg_diags_errors(const struct rg_diags *d)
-{
-	return d->left_out ? d->count - 1 + d->left_out : d->count;
-}
-
-void rg_diags_add(struct rg_diags *d, const char *file, struct rg_pos pos,
-		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void rg_diags_free(struct rg_diags *d);
+#include "loader/config/model.h"   /* struct rg_config and its parts */
+#include "loader/config/diags.h"   /* struct rg_pos, struct rg_diags */
 
 /*
  * Read a config file once, whole (a pipe or /dev/stdin too): *text is
@@ -174,15 +38,5 @@ void rg_config_free(struct rg_config *cfg);
  * rail override moves the node's selection into the rail (nothing to
  * allocate, so nothing can fail); the node entry is left without it. */
 void rg_config_apply_node(struct rg_config *cfg, const char *node_name);
-
-const char *rg_config_mode_name(enum rg_config_mode mode);
-const char *rg_config_tc_attach_name(enum rg_config_tc_attach a);
-/* The value of a tcAttach name (auto, tcx, clsact): 0, or -EINVAL. */
-int rg_config_tc_attach_parse(const char *s, enum rg_config_tc_attach *out);
-
-/* Helpers shared by the parser, the CNI plugin and the CLI. */
-int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits);
-int rg_ipv4_parse(const char *s, uint32_t *out);
-int rg_mac_parse(const char *s, uint8_t mac[6]);
 
 #endif /* RAILGATE_CONFIG_H */

@@ -17,7 +17,7 @@
 #include "loader/datapath/datapath.h"
 #include "maps/pins.h"
 #include "loader/kernel/attach.h"
-#include "lib/netfmt.h"
+#include "lib/ifname.h"
 #include "loader/datapath/takeover.h"
 #include "railgate.skel.h"
 #include "lib/errbuf.h"

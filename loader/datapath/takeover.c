@@ -13,7 +13,7 @@
 #include "loader/datapath/takeover.h"
 #include "loader/kernel/attach.h"
 #include "maps/pins.h"
-#include "lib/netfmt.h"
+#include "lib/ifname.h"
 #include "lib/errbuf.h"
 
 void rg_takeover_init(struct rg_takeover *t)

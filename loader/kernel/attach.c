@@ -15,7 +15,7 @@
 
 #include "loader/kernel/attach.h"
 #include "maps/pins.h"
-#include "lib/netfmt.h"
+#include "lib/ifname.h"
 #include "lib/errbuf.h"
 
 /* Debian 12's UAPI headers are 6.1; tcx arrived in 6.6. Values from the

@@ -9,7 +9,8 @@
 #include <json-c/json.h>
 
 #include "lib/errbuf.h"
-#include "lib/netfmt.h"
+#include "lib/addr.h"
+#include "lib/mac.h"
 #include "loader/config/config.h"
 #include "loader/kernel/facts_json.h"
 

@@ -30,7 +30,8 @@
 #include <netlink/genl/ctrl.h>
 #include <netlink/route/link.h>
 
-#include "lib/netfmt.h"
+#include "lib/addr.h"
+#include "lib/ifname.h"
 #include "loader/kernel/netlink.h"
 #include "lib/errbuf.h"
 #include "lib/nlsock.h"

@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "loader/plan/resolve.h"
-#include "lib/netfmt.h"
+#include "lib/addr.h"
+#include "lib/mac.h"
 #include "loader/kernel/switchdev.h"
 #include "lib/errbuf.h"
 

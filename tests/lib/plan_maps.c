@@ -8,7 +8,8 @@
 #include <json-c/json.h>
 
 #include "lib/digest.h"
-#include "lib/netfmt.h"
+#include "lib/addr.h"
+#include "lib/mac.h"
 #include "maps/fib.h"
 #include "maps/map_set.h"
 #include "tests/lib/plan_maps.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * loader/config.c: the config users write.  A table of broken configs with
+ * loader/config/: the config users write.  A table of broken configs with
  * the exact "FILE:LINE:COL: message" lines each must produce (the message
  * IS the user interface of a validator), the docs/config.md example parsed
- * field by field, defaults, per-node overrides, and the strict address
- * parsers' edge cases.
+ * field by field, defaults and per-node overrides.  The address parsers'
+ * edge cases are in test_addr.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -661,6 +661,7 @@ static void test_modes(void **state)
 		{ "xdp-generic", RG_CONFIG_MODE_XDP_GENERIC },
 		{ "tc", RG_CONFIG_MODE_TC },
 	};
+	enum rg_config_mode mode;
 	struct rg_config cfg;
 	char yaml[1024];
 	size_t i;
@@ -671,7 +672,14 @@ static void test_modes(void **state)
 		assert_int_equal(cfg.mode, modes[i].mode);
 		assert_string_equal(rg_config_mode_name(cfg.mode), modes[i].text);
 		rg_config_free(&cfg);
+		assert_int_equal(rg_config_mode_parse(modes[i].text, &mode), 0);
+		assert_int_equal(mode, modes[i].mode);
 	}
+	mode = RG_CONFIG_MODE_TC;
+	assert_int_equal(rg_config_mode_parse("XDP", &mode), -EINVAL);
+	assert_int_equal(rg_config_mode_parse("", &mode), -EINVAL);
+	assert_int_equal(rg_config_mode_parse(NULL, &mode), -EINVAL);
+	assert_int_equal(mode, RG_CONFIG_MODE_TC);      /* untouched on an error */
 }
 
 static void test_tc_attach(void **state)
@@ -1251,118 +1259,6 @@ static void test_diags_add(void **state)
 	rg_diags_free(&d);
 }
 
-static void test_cidr_parse(void **state)
-{
-	static const struct {
-		const char *text;
-		bool allow_host_bits;
-		int ret;
-		uint32_t addr;
-		uint8_t len;
-	} cases[] = {
-		{ "10.0.0.0/16", false, 0, IP(10, 0, 0, 0), 16 },
-		{ "0.0.0.0/0", false, 0, 0, 0 },
-		{ "255.255.255.255/32", false, 0, IP(255, 255, 255, 255), 32 },
-		{ "10.0.1.5/24", true, 0, IP(10, 0, 1, 0), 24 },    /* host bits cleared */
-		{ "10.0.1.5/0", true, 0, 0, 0 },
-		{ "10.0.1.5/24", false, -EINVAL, 0, 0 },
-		{ "10.0.1/24", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/", false, -EINVAL, 0, 0 },
-		{ "/24", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/33", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/100", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/08", false, -EINVAL, 0, 0 },
-		{ "010.0.0.0/8", false, -EINVAL, 0, 0 },
-		{ "+10.0.0.0/8", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/+8", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/-1", false, -EINVAL, 0, 0 },
-		{ " 10.0.0.0/8", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/8 ", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/8x", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0//8", false, -EINVAL, 0, 0 },
-		{ "10.0.0.0/8/8", false, -EINVAL, 0, 0 },
-		{ "256.0.0.0/8", false, -EINVAL, 0, 0 },
-		{ "1.2.3.4.5/8", false, -EINVAL, 0, 0 },
-		{ "", false, -EINVAL, 0, 0 },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct rg_cidr c = { 0xdeadbeef, 99 };
-		int ret = rg_cidr_parse(cases[i].text, &c, cases[i].allow_host_bits);
-
-		if (ret != cases[i].ret)
-			print_message("# rg_cidr_parse(\"%s\") = %d\n", cases[i].text, ret);
-		assert_int_equal(ret, cases[i].ret);
-		if (ret == 0) {
-			assert_int_equal(c.addr, cases[i].addr);
-			assert_int_equal(c.len, cases[i].len);
-		} else {
-			assert_int_equal(c.addr, 0xdeadbeef);   /* untouched */
-		}
-	}
-	assert_int_equal(rg_cidr_parse(NULL, &(struct rg_cidr){ 0 }, true), -EINVAL);
-}
-
-static void test_ipv4_parse(void **state)
-{
-	static const char *const bad[] = {
-		"10.1.255", "1.2.3.4.5", "256.1.1.1", "1.2.3.256", "01.2.3.4", "1.2.3.00",
-		"1.2.3.4 ", " 1.2.3.4", "+1.2.3.4", "1.-2.3.4", "1..2.3", "1.2.3.",
-		".1.2.3", "0x1.2.3.4", "1234.1.1.1", "1.2.3.4/32", "", "a.b.c.d",
-	};
-	uint32_t a = 0;
-	size_t i;
-
-	assert_int_equal(rg_ipv4_parse("10.1.255.1", &a), 0);
-	assert_int_equal(a, IP(10, 1, 255, 1));
-	assert_int_equal(rg_ipv4_parse("0.0.0.0", &a), 0);
-	assert_int_equal(a, 0);
-	assert_int_equal(rg_ipv4_parse("255.255.255.255", &a), 0);
-	assert_int_equal(a, IP(255, 255, 255, 255));
-	assert_int_equal(rg_ipv4_parse("192.0.2.10", &a), 0);
-	assert_int_equal(a, IP(192, 0, 2, 10));
-
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		a = 0x12345678;
-		if (rg_ipv4_parse(bad[i], &a) != -EINVAL)
-			print_message("# rg_ipv4_parse(\"%s\") accepted\n", bad[i]);
-		assert_int_equal(rg_ipv4_parse(bad[i], &a), -EINVAL);
-		assert_int_equal(a, 0x12345678);
-	}
-	assert_int_equal(rg_ipv4_parse(NULL, &a), -EINVAL);
-}
-
-static void test_mac_parse(void **state)
-{
-	static const uint8_t want1[6] = { 0x0c, 0x42, 0xa1, 0x00, 0x00, 0x01 };
-	static const uint8_t want2[6] = { 0xff, 0xff, 0x00, 0x00, 0x00, 0x0a };
-	static const uint8_t untouched[6] = { 1, 2, 3, 4, 5, 6 };
-	static const char *const bad[] = {
-		"0c:42:a1:00:00", "0c:42:a1:00:00:01:02", "0c-42-a1-00-00-01",
-		"c:42:a1:00:00:01", "0c:42:a1:00:00:1", "0c:42:a1:00:00:0g",
-		"0c:42:a1:00:00:01 ", " 0c:42:a1:00:00:01", "0c42.a100.0001",
-		"0c:42:a1:00:00:", "0c::42:a1:00:00:01", "",
-	};
-	uint8_t mac[6];
-	size_t i;
-
-	assert_int_equal(rg_mac_parse("0c:42:a1:00:00:01", mac), 0);
-	assert_memory_equal(mac, want1, 6);
-	assert_int_equal(rg_mac_parse("FF:ff:00:00:00:0A", mac), 0);
-	assert_memory_equal(mac, want2, 6);
-
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		memcpy(mac, untouched, 6);
-		if (rg_mac_parse(bad[i], mac) != -EINVAL)
-			print_message("# rg_mac_parse(\"%s\") accepted\n", bad[i]);
-		assert_int_equal(rg_mac_parse(bad[i], mac), -EINVAL);
-		assert_memory_equal(mac, untouched, 6);
-	}
-	assert_int_equal(rg_mac_parse(NULL, mac), -EINVAL);
-}
-
 static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_interface_md_example),
 	cmocka_unit_test(test_example_file),
@@ -1386,9 +1282,6 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_load_names_the_file),
 	cmocka_unit_test(test_digest_is_of_the_bytes_parsed),
 	cmocka_unit_test(test_diags_add),
-	cmocka_unit_test(test_cidr_parse),
-	cmocka_unit_test(test_ipv4_parse),
-	cmocka_unit_test(test_mac_parse),
 	cmocka_unit_test(test_icmp_keys),
 };
 

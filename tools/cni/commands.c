@@ -18,7 +18,7 @@
 #include <linux/rtnetlink.h>
 
 #include "tools/cni/cni.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 #include "lib/netns.h"
 
 #define MAX_POD_IPS 16

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tools/cni/cni.h"
+#include "lib/addr.h"
 
 const char *const cni_supported_versions[] = { "0.3.1", "0.4.0", "1.0.0", CNI_LATEST, NULL };
 

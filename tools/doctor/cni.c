@@ -17,6 +17,7 @@
 
 #include "tools/doctor/doctor.h"
 #include "tools/doctor/jsonget.h"
+#include "lib/addr.h"
 
 #define CACHE_FILE_MAX (1 << 20)
 

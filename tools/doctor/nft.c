@@ -25,7 +25,7 @@
 #include "tools/doctor/jsonget.h"
 #include "lib/netns.h"
 #include "lib/errbuf.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 
 enum rule_reach {
 	REACH_NONE,                  /* cannot hold for traffic between rails */

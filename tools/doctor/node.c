@@ -15,11 +15,12 @@
 
 #include "tools/doctor/doctor.h"
 #include "loader/datapath/datapath.h"
-#include "lib/netfmt.h"
+#include "lib/mac.h"
+#include "lib/ifname.h"
 #include "loader/kernel/netlink.h"
 #include "loader/kernel/switchdev.h"
 #include "lib/errbuf.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 #include "maps/map_set.h"
 
 #define NODE "node"

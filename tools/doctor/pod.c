@@ -18,7 +18,7 @@
 #include "tools/doctor/probe.h"
 #include "loader/datapath/datapath.h"
 #include "loader/kernel/netlink.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 #include "tools/pod_routes/pod_routes.h"
 
 #define POD_MAX_ADDRS  64

@@ -9,7 +9,7 @@
 
 #include "tools/pod_routes/pod_routes.h"
 #include "lib/errbuf.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 
 void rg_pod_numbering_default(struct rg_pod_numbering *num)
 {

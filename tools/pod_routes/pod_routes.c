@@ -16,7 +16,7 @@
 #include "tools/pod_routes/pod_routes.h"
 #include "tools/pod_routes/pod_view.h"
 #include "lib/errbuf.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 #include "lib/netns.h"
 
 /* How a planned prefix stands in the pod's main table. */

@@ -25,7 +25,7 @@
 
 #include "tools/pod_routes/pod_view.h"
 #include "lib/errbuf.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 #include "lib/netns.h"
 #include "lib/nlsock.h"
 

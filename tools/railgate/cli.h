@@ -9,10 +9,12 @@
 #include "tools/railgate/commands.h"
 #include "tools/railgate/options.h"
 #include "loader/config/config.h"
-#include "lib/netfmt.h"
+#include "lib/addr.h"
+#include "lib/mac.h"
+#include "lib/ifname.h"
 #include "loader/plan/plan.h"
 
-/* Addresses, prefixes, MACs, interface names: loader/netfmt.h. */
+/* Addresses, prefixes, MACs, interface names: lib/addr.h, lib/mac.h, lib/ifname.h. */
 unsigned cli_mask_len(uint32_t mask);
 
 /* Load and validate; every error goes to stderr as FILE:LINE:COL: msg. */

@@ -21,6 +21,7 @@
 #include "lib/errbuf.h"
 #include "tools/doctor/probe.h"
 #include "tools/pod_routes/pod_routes.h"
+#include "lib/addr.h"
 
 #define PROBE_MAX_TARGETS 64
 

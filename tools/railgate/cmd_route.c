@@ -31,7 +31,7 @@
 #include "tools/railgate/cli.h"
 #include "loader/config/config.h"
 #include "tools/pod_routes/pod_routes.h"
-#include "lib/ipfmt.h"
+#include "lib/addr.h"
 
 #define POD_ADDRS_MAX 64
 

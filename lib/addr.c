@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Strict parsers for the addresses a config holds: IPv4 in dotted quad,
- * IPv4 CIDR, and Ethernet MAC.  Strict means the text is exactly the
- * canonical form and nothing else: no "10.0.1" short forms that inet_aton
- * accepts, no octal "010", no sign, no whitespace, no trailing junk.  A
- * config is read by humans and by the datapath; both must read the same
- * address out of it.
+ * IPv4 addresses and prefixes: strict parsers and the one text format
+ * (lib/addr.h).  Strict means the text is exactly the canonical form and
+ * nothing else: no "10.0.1" short forms that inet_aton accepts, no octal
+ * "010", no sign, no whitespace, no trailing junk.  A config is read by
+ * humans and by the datapath; both must read the same address out of it.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "loader/config/config.h"
+#include "lib/addr.h"
 
 enum {
 	IPV4_OCTETS      = 4,
@@ -19,7 +19,6 @@ enum {
 	OCTET_MAX_DIGITS = 3,
 	PREFIX_MAX       = 32,
 	PREFIX_MAX_DIGITS = 2,
-	MAC_BYTES        = 6,
 };
 
 static bool is_digit(char c)
@@ -104,40 +103,33 @@ int rg_cidr_parse(const char *s, struct rg_cidr *out, bool allow_host_bits)
 	return 0;
 }
 
-static int hex_value(char c)
+const char *rg_ip_str(uint32_t host, char buf[RG_IP_STR_LEN])
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	snprintf(buf, RG_IP_STR_LEN, "%u.%u.%u.%u", host >> 24, (host >> 16) & 0xff,
+		 (host >> 8) & 0xff, host & 0xff);
+	return buf;
 }
 
-/* "0c:42:a1:00:00:01": six pairs of hex digits (either case), colons. */
-int rg_mac_parse(const char *s, uint8_t mac[6])
+const char *rg_cidr_str(uint32_t host, unsigned len, char buf[RG_CIDR_STR_LEN])
 {
-	uint8_t bytes[MAC_BYTES];
-	int i, hi, lo;
+	char ip[RG_IP_STR_LEN];
 
-	if (!s)
-		return -EINVAL;
-	for (i = 0; i < MAC_BYTES; i++) {
-		if (i > 0 && *s++ != ':')
-			return -EINVAL;
-		hi = hex_value(s[0]);
-		if (hi < 0)
-			return -EINVAL;
-		lo = hex_value(s[1]);
-		if (lo < 0)
-			return -EINVAL;
-		bytes[i] = (uint8_t)(hi << 4 | lo);
-		s += 2;
-	}
-	if (*s != '\0')
-		return -EINVAL;
-	for (i = 0; i < MAC_BYTES; i++)
-		mac[i] = bytes[i];
-	return 0;
+	snprintf(buf, RG_CIDR_STR_LEN, "%s/%u", rg_ip_str(host, ip), len);
+	return buf;
+}
+
+struct rg_addr_text rg_ipv4_text(uint32_t host)
+{
+	struct rg_addr_text t;
+
+	rg_ip_str(host, t.s);
+	return t;
+}
+
+struct rg_addr_text rg_cidr_text(struct rg_cidr c)
+{
+	struct rg_addr_text t;
+
+	rg_cidr_str(c.addr, c.len, t.s);
+	return t;
 }
