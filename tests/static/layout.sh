@@ -102,7 +102,7 @@ FNR == 1 {
 	while (match(rest, /"([^"\\]|\\.)*"/)) {
 		lit = substr(rest, RSTART + 1, RLENGTH - 2)
 		rest = substr(rest, RSTART + RLENGTH)
-		if (lit ~ /\/(maps|progs|links)(\/|$)/ || lit ~ /^(maps|progs|links)(\/|$)/ ||
+		if (lit ~ /\/(maps|progs|links)(\/|$)/ || lit ~ /^(maps|progs|links)\// ||
 		    lit ~ /(^|\/)v%d/) {
 			printf "pin\t%s\t%d\t%s\n", FILENAME, FNR, trim(code)
 			break

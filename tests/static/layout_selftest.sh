@@ -84,7 +84,7 @@ t=$(variant pin)
 printf '%s\n' 'const char *pin_of(void) { return "%s/progs/%s"; }' >>"$t/lib/a.c"
 check "3: a pin path format outside maps/ is named" expect "$t" 3 "not ok" lib/a.c
 t=$(variant pin_dir)
-printf '%s\n' 'const char *sub(void) { return "links"; }' >>"$t/tools/cni/x.c"
+printf '%s\n' 'const char *sub(void) { return "links/if%d"; }' >>"$t/tools/cni/x.c"
 check "3: a pin directory name outside maps/ is named" expect "$t" 3 "not ok" tools/cni/x.c
 t=$(variant pin_version)
 printf '%s\n' 'const char *ver(void) { return "%s/v%d"; }' >>"$t/lib/b.c"
