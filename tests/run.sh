@@ -3,8 +3,7 @@
 # mode) and every integration script (tests/lib/tap.sh) prints TAP lines;
 # this counts them and ends with one line "N passed, N failed".
 #   tests/run.sh            everything
-#   tests/run.sh --quick    unit and BPF tests and the layout checker's test
-#                           (the layout rules themselves with RG_LAYOUT=1)
+#   tests/run.sh --quick    unit and BPF tests, the layout rules and their test
 #   tests/run.sh PATTERN    only tests whose path contains PATTERN
 #   tests/run.sh --asan     unit, BPF and CLI tests (make test-asan, with
 #                           RG_BUILD=build-asan)
@@ -30,14 +29,9 @@ for t in "$RG_BUILD"/tests/unit/test_* "$RG_BUILD"/tests/bpf/test_*; do
 done
 # The layout rules (tests/static/layout.sh: sizes, includes, map and pin
 # owners, circles) and the checker's own test, seconds, in the quick and the
-# full run.  The rules on this tree behind RG_LAYOUT=1 until every branch of
-# issue 20 is in (today's tree still breaks some); naming them
-# (tests/run.sh layout) runs them too.
+# full run.
 if [ $asan -eq 0 ]; then
-	tests+=(tests/static/layout_selftest.sh)
-	if [ "${RG_LAYOUT:-0}" = 1 ] || [ -n "$filter" ]; then
-		tests+=(tests/static/layout.sh)
-	fi
+	tests+=(tests/static/layout_selftest.sh tests/static/layout.sh)
 fi
 if [ $asan -eq 1 ]; then
 	for t in tests/integration/cli_*.sh; do
