@@ -4,27 +4,27 @@
 
 #include "lib/errbuf.h"
 
-static void vset_err(char *err, size_t n, const char *fmt, va_list ap)
+static void vset_err(char *err, size_t err_len, const char *fmt, va_list ap)
 {
-	if (err && n)
-		vsnprintf(err, n, fmt, ap);
+	if (err && err_len)
+		vsnprintf(err, err_len, fmt, ap);
 }
 
-void rg_set_err(char *err, size_t n, const char *fmt, ...)
+void rg_set_err(char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset_err(err, n, fmt, ap);
+	vset_err(err, err_len, fmt, ap);
 	va_end(ap);
 }
 
-int rg_err(char *err, size_t n, int rc, const char *fmt, ...)
+int rg_err(char *err, size_t err_len, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset_err(err, n, fmt, ap);
+	vset_err(err, err_len, fmt, ap);
 	va_end(ap);
 	return rc;
 }

@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 /* Format into err (ignored when err is NULL or n is 0). */
-void rg_set_err(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void rg_set_err(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The same, returning rc (a -errno): `return rg_err(err, n, -ENOENT, "...")`. */
-int rg_err(char *err, size_t n, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int rg_err(char *err, size_t err_len, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

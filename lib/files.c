@@ -27,7 +27,7 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int rg_file_read(const char *path, size_t max, char **data, size_t *len, char *err, size_t n)
+int rg_file_read(const char *path, size_t max, char **data, size_t *len, char *err, size_t err_len)
 {
 	size_t cap = 0, used = 0;
 	char *buf = NULL, *grown;
@@ -37,7 +37,7 @@ int rg_file_read(const char *path, size_t max, char **data, size_t *len, char *e
 	*len = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return rg_err(err, n, -errno, "%s: cannot read: %s", path, strerror(errno));
+		return rg_err(err, err_len, -errno, "%s: cannot read: %s", path, strerror(errno));
 	for (;;) {
 		ssize_t r;
 
@@ -72,7 +72,7 @@ int rg_file_read(const char *path, size_t max, char **data, size_t *len, char *e
 		ret = -EFBIG;
 	if (ret) {
 		free(buf);
-		return rg_err(err, n, ret, "%s: cannot read: %s", path, strerror(-ret));
+		return rg_err(err, err_len, ret, "%s: cannot read: %s", path, strerror(-ret));
 	}
 	*data = buf;
 	*len = used;
@@ -94,7 +94,7 @@ static void sync_dir(const char *path)
 }
 
 int rg_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
-			 char *err, size_t n)
+			 char *err, size_t err_len)
 {
 	char tmp[PATH_MAX], copy[PATH_MAX];
 	const char *step = "create a temporary file", *base = strrchr(path, '/');
@@ -104,10 +104,10 @@ int rg_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
 	snprintf(copy, sizeof(copy), "%s", path);
 	/* a dot name: a CNI runtime or a config watcher skips it */
 	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(copy), base) >= (int)sizeof(tmp))
-		return rg_err(err, n, -ENAMETOOLONG, "%s: path too long", path);
+		return rg_err(err, err_len, -ENAMETOOLONG, "%s: path too long", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		return rg_err(err, n, -errno, "%s: cannot %s: %s", path, step, strerror(errno));
+		return rg_err(err, err_len, -errno, "%s: cannot %s: %s", path, step, strerror(errno));
 	ret = write_all(fd, data, len);
 	if (ret)
 		step = "write";
@@ -129,7 +129,7 @@ int rg_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
 	}
 	if (ret) {
 		unlink(tmp);
-		return rg_err(err, n, ret, "%s: cannot %s: %s", path, step, strerror(-ret));
+		return rg_err(err, err_len, ret, "%s: cannot %s: %s", path, step, strerror(-ret));
 	}
 	sync_dir(path);
 	return 0;

@@ -16,12 +16,12 @@
 
 /* The whole file (*data malloc'd, the caller frees it), at most max bytes.
  * 0, or -errno (-EFBIG beyond max) with "PATH: cannot read: why" in err. */
-int rg_file_read(const char *path, size_t max, char **data, size_t *len, char *err, size_t n);
+int rg_file_read(const char *path, size_t max, char **data, size_t *len, char *err, size_t err_len);
 
 /* 0, or -errno with "PATH: what failed: why" in err; on failure the old
  * file (if any) is untouched and no temporary file is left behind. */
 int rg_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
-			 char *err, size_t n);
+			 char *err, size_t err_len);
 
 /* mkdir -p with mode: every missing directory on the way to path made,
  * existing ones are fine (bpffs and tmpfs alike).  0, or -errno with

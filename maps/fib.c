@@ -57,25 +57,25 @@ static bool route_kind_is_leaf(uint32_t entry)
 	}
 }
 
-static int validate_route(const struct rg_route *r, char *err, size_t errlen)
+static int validate_route(const struct rg_route *r, char *err, size_t err_len)
 {
 	char p[RG_CIDR_STR_LEN + 1];
 
 	if (r->len > 32) {
-		rg_set_err(err, errlen, "route %s: prefix length %u is longer than 32",
+		rg_set_err(err, err_len, "route %s: prefix length %u is longer than 32",
 			rg_cidr_str(r->addr, r->len, p), r->len);
 		return -EINVAL;
 	}
 	if (r->addr & ~rg_prefix_mask(r->len)) {
 		char net[RG_CIDR_STR_LEN + 1];
 
-		rg_set_err(err, errlen, "route %s: host bits set (the network is %s)",
+		rg_set_err(err, err_len, "route %s: host bits set (the network is %s)",
 			rg_cidr_str(r->addr, r->len, p),
 			rg_cidr_str(r->addr & rg_prefix_mask(r->len), r->len, net));
 		return -EINVAL;
 	}
 	if (!route_kind_is_leaf(r->entry)) {
-		rg_set_err(err, errlen,
+		rg_set_err(err, err_len,
 			"route %s: entry 0x%08x has kind %u, not rail, frontend or blackhole",
 			rg_cidr_str(r->addr, r->len, p), r->entry, RG_ROUTE_KIND(r->entry));
 		return -EINVAL;
@@ -94,21 +94,21 @@ static int route_cmp_addr_len(const void *a, const void *b)
 
 /* Validates, copies and sorts by (addr, len); refuses duplicates. */
 static int sort_routes(const struct rg_route *routes, size_t n,
-		       struct rg_route **sorted_out, char *err, size_t errlen)
+		       struct rg_route **sorted_out, char *err, size_t err_len)
 {
 	struct rg_route *sorted;
 	size_t i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		ret = validate_route(&routes[i], err, errlen);
+		ret = validate_route(&routes[i], err, err_len);
 		if (ret)
 			return ret;
 	}
 
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	if (!sorted) {
-		rg_set_err(err, errlen, "out of memory sorting %zu routes", n);
+		rg_set_err(err, err_len, "out of memory sorting %zu routes", n);
 		return -ENOMEM;
 	}
 	if (n)
@@ -120,7 +120,7 @@ static int sort_routes(const struct rg_route *routes, size_t n,
 		    sorted[i].len == sorted[i - 1].len) {
 			char p[RG_CIDR_STR_LEN + 1];
 
-			rg_set_err(err, errlen, "route %s: duplicate prefix",
+			rg_set_err(err, err_len, "route %s: duplicate prefix",
 				rg_cidr_str(sorted[i].addr, sorted[i].len, p));
 			free(sorted);
 			return -EINVAL;
@@ -140,14 +140,14 @@ struct fib_builder {
 
 #define RG_SLOT_NONE UINT32_MAX
 
-static int alloc_image(struct rg_fib_image *img, size_t n, char *err, size_t errlen)
+static int alloc_image(struct rg_fib_image *img, size_t n, char *err, size_t err_len)
 {
 	img->tbl24 = calloc(RG_TBL24_SLOTS, sizeof(*img->tbl24));
 	img->tbl8 = calloc((size_t)RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE,
 			   sizeof(*img->tbl8));
 	img->lpm = calloc(n ? n : 1, sizeof(*img->lpm));
 	if (!img->tbl24 || !img->tbl8 || !img->lpm) {
-		rg_set_err(err, errlen, "out of memory allocating the forwarding table");
+		rg_set_err(err, err_len, "out of memory allocating the forwarding table");
 		return -ENOMEM;
 	}
 	return 0;
@@ -308,7 +308,7 @@ static int plan_cmp_heaviest(const void *a, const void *b)
  * generations share, small.
  */
 static int choose_expanded_zones(const struct rg_route *sorted, struct zone_plan *plans,
-				 size_t n_zones, char *err, size_t errlen)
+				 size_t n_zones, char *err, size_t err_len)
 {
 	struct zone_plan **order;
 	size_t i, n_eligible = 0, chosen = 0;
@@ -316,7 +316,7 @@ static int choose_expanded_zones(const struct rg_route *sorted, struct zone_plan
 
 	order = malloc((n_zones ? n_zones : 1) * sizeof(*order));
 	if (!order) {
-		rg_set_err(err, errlen, "out of memory planning %zu zones", n_zones);
+		rg_set_err(err, err_len, "out of memory planning %zu zones", n_zones);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n_zones; i++)
@@ -337,11 +337,11 @@ static int choose_expanded_zones(const struct rg_route *sorted, struct zone_plan
 	return 0;
 }
 
-static int report_tbl8_overflow(const struct fib_builder *b, char *err, size_t errlen)
+static int report_tbl8_overflow(const struct fib_builder *b, char *err, size_t err_len)
 {
 	char p[RG_CIDR_STR_LEN + 1];
 
-	rg_set_err(err, errlen,
+	rg_set_err(err, err_len,
 		"forwarding table too large: %u /24s hold prefixes longer than /24 and need a tbl8 group each, at most %u fit (first without one: route %s)",
 		b->tbl8_needed, RG_TBL8_GROUPS,
 		rg_cidr_str(b->overflow->addr, b->overflow->len, p));
@@ -349,7 +349,7 @@ static int report_tbl8_overflow(const struct fib_builder *b, char *err, size_t e
 }
 
 int rg_fib_compile(const struct rg_route *routes, size_t n,
-		   struct rg_fib_image *img, char *err, size_t errlen)
+		   struct rg_fib_image *img, char *err, size_t err_len)
 {
 	struct fib_builder b = { .img = img, .overflow_slot = RG_SLOT_NONE };
 	struct zone_plan *plans = NULL;
@@ -358,26 +358,26 @@ int rg_fib_compile(const struct rg_route *routes, size_t n,
 	int ret;
 
 	if (!img || (n && !routes)) {
-		rg_set_err(err, errlen, "no image or no routes given");
+		rg_set_err(err, err_len, "no image or no routes given");
 		return -EINVAL;
 	}
 	memset(img, 0, sizeof(*img));
 
-	ret = sort_routes(routes, n, &sorted, err, errlen);
+	ret = sort_routes(routes, n, &sorted, err, err_len);
 	if (ret)
 		return ret;
-	ret = alloc_image(img, n, err, errlen);
+	ret = alloc_image(img, n, err, err_len);
 	if (ret)
 		goto out;
 
 	plans = malloc((n ? n : 1) * sizeof(*plans));
 	if (!plans) {
-		rg_set_err(err, errlen, "out of memory planning zones of %zu routes", n);
+		rg_set_err(err, err_len, "out of memory planning zones of %zu routes", n);
 		ret = -ENOMEM;
 		goto out;
 	}
 	n_zones = plan_zones(sorted, n, plans);
-	ret = choose_expanded_zones(sorted, plans, n_zones, err, errlen);
+	ret = choose_expanded_zones(sorted, plans, n_zones, err, err_len);
 	if (ret)
 		goto out;
 
@@ -392,7 +392,7 @@ int rg_fib_compile(const struct rg_route *routes, size_t n,
 	}
 
 	if (b.tbl8_needed > RG_TBL8_GROUPS)
-		ret = report_tbl8_overflow(&b, err, errlen);
+		ret = report_tbl8_overflow(&b, err, err_len);
 out:
 	free(plans);
 	free(sorted);

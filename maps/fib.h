@@ -42,7 +42,7 @@ struct rg_fib_image {
  * -EINVAL / -E2BIG / -ENOMEM with a human message in err.
  */
 int rg_fib_compile(const struct rg_route *routes, size_t n,
-		   struct rg_fib_image *img, char *err, size_t errlen);
+		   struct rg_fib_image *img, char *err, size_t err_len);
 void rg_fib_image_free(struct rg_fib_image *img);
 
 /* The datapath's lookup algorithm over an image, in C (for `check`,

@@ -23,7 +23,7 @@
  * bytes is already 8-aligned).  One batch syscall reads the whole map.
  */
 int rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
-			  char *err, size_t n)
+			  char *err, size_t err_len)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct rg_counter *vals;
@@ -31,17 +31,17 @@ int rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
 	int rc = 0;
 
 	if (ncpus <= 0)
-		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+		return rg_err(err, err_len, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
 	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
 	vals = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*vals));
 	if (!keys || !vals) {
-		rc = rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_STATS);
+		rc = rg_err(err, err_len, -ENOMEM, "out of memory reading %s", RG_MAP_STATS);
 		goto out;
 	}
 	/* ENOENT means "that was the last batch", not a failure. */
 	if (bpf_map_lookup_batch(ms->fd[RG_MAPID_STATS], NULL, &out_batch, keys, vals,
 				 &count, NULL) && errno != ENOENT) {
-		rc = rg_err(err, n, -errno, "read %s: %s", RG_MAP_STATS, strerror(errno));
+		rc = rg_err(err, err_len, -errno, "read %s: %s", RG_MAP_STATS, strerror(errno));
 		goto out;
 	}
 	memset(out, 0, sizeof(*out) * RG_STAT_SLOTS);
@@ -60,21 +60,21 @@ out:
 }
 
 int rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *out,
-			       char *err, size_t n)
+			       char *err, size_t err_len)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct rg_counter *vals;
 	int rc = 0;
 
 	if (ncpus <= 0)
-		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+		return rg_err(err, err_len, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
 	vals = calloc((size_t)ncpus, sizeof(*vals));
 	if (!vals)
-		return rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_SIDE_STATS);
+		return rg_err(err, err_len, -ENOMEM, "out of memory reading %s", RG_MAP_SIDE_STATS);
 	memset(out, 0, sizeof(*out) * RG_SIDE_MAX);
 	for (uint32_t key = 0; key < RG_SIDE_MAX && !rc; key++) {
 		if (bpf_map_lookup_elem(ms->fd[RG_MAPID_SIDE_STATS], &key, vals)) {
-			rc = rg_err(err, n, -errno, "read %s: %s", RG_MAP_SIDE_STATS,
+			rc = rg_err(err, err_len, -errno, "read %s: %s", RG_MAP_SIDE_STATS,
 				    strerror(errno));
 			break;
 		}
@@ -88,23 +88,23 @@ int rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *o
 }
 
 /* The side counters of rg_side_stats back to zero on every CPU. */
-static int reset_side_stats(struct rg_map_set *ms, char *err, size_t n)
+static int reset_side_stats(struct rg_map_set *ms, char *err, size_t err_len)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct rg_counter *zero = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*zero));
 	int rc = 0;
 
 	if (!zero)
-		return rg_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_SIDE_STATS);
+		return rg_err(err, err_len, -ENOMEM, "out of memory resetting %s", RG_MAP_SIDE_STATS);
 	for (uint32_t key = 0; key < RG_SIDE_MAX && !rc; key++)
 		if (bpf_map_update_elem(ms->fd[RG_MAPID_SIDE_STATS], &key, zero, BPF_ANY))
-			rc = rg_err(err, n, -errno, "reset %s: %s", RG_MAP_SIDE_STATS,
+			rc = rg_err(err, err_len, -errno, "reset %s: %s", RG_MAP_SIDE_STATS,
 				    strerror(errno));
 	free(zero);
 	return rc;
 }
 
-int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
+int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t err_len)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct rg_counter *zero;
@@ -112,19 +112,19 @@ int rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n)
 	int rc = 0;
 
 	if (ncpus <= 0)
-		return rg_err(err, n, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
+		return rg_err(err, err_len, ncpus ? ncpus : -EINVAL, "cannot count possible CPUs");
 	keys = calloc(RG_STAT_SLOTS, sizeof(*keys));
 	zero = calloc((size_t)RG_STAT_SLOTS * ncpus, sizeof(*zero));
 	if (!keys || !zero) {
-		rc = rg_err(err, n, -ENOMEM, "out of memory resetting %s", RG_MAP_STATS);
+		rc = rg_err(err, err_len, -ENOMEM, "out of memory resetting %s", RG_MAP_STATS);
 		goto out;
 	}
 	for (uint32_t i = 0; i < RG_STAT_SLOTS; i++)
 		keys[i] = i;
 	if (bpf_map_update_batch(ms->fd[RG_MAPID_STATS], keys, zero, &count, NULL))
-		rc = rg_err(err, n, -errno, "reset %s: %s", RG_MAP_STATS, strerror(errno));
+		rc = rg_err(err, err_len, -errno, "reset %s: %s", RG_MAP_STATS, strerror(errno));
 	if (!rc)
-		rc = reset_side_stats(ms, err, n);
+		rc = reset_side_stats(ms, err, err_len);
 out:
 	free(keys);
 	free(zero);

@@ -22,24 +22,24 @@
 
 /* Checks shared by the single-entry accessors. */
 static int rep_args_ok(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-		       char *err, size_t n)
+		       char *err, size_t err_len)
 {
 	if (gen >= RG_GENERATIONS)
-		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
+		return rg_err(err, err_len, -EINVAL, "generation %u out of range", gen);
 	if (ifindex >= RG_MAX_IFINDEX)
-		return rg_err(err, n, -ERANGE,
+		return rg_err(err, err_len, -ERANGE,
 			       "ifindex %u is too high for the datapath (max %u)", ifindex,
 			       RG_MAX_IFINDEX - 1);
 	if (!ms->reps)
-		return rg_err(err, n, -EBADF, "map set is not open");
+		return rg_err(err, err_len, -EBADF, "map set is not open");
 	return 0;
 }
 
 int rg_map_set_put_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-			       const struct rg_representor *rep, char *err, size_t n)
+			       const struct rg_representor *rep, char *err, size_t err_len)
 {
 	struct rg_representor *slot, body = *rep;
-	int rc = rep_args_ok(ms, gen, ifindex, err, n);
+	int rc = rep_args_ok(ms, gen, ifindex, err, err_len);
 
 	if (rc)
 		return rc;
@@ -57,9 +57,9 @@ int rg_map_set_put_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifi
 }
 
 int rg_map_set_del_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-			       char *err, size_t n)
+			       char *err, size_t err_len)
 {
-	int rc = rep_args_ok(ms, gen, ifindex, err, n);
+	int rc = rep_args_ok(ms, gen, ifindex, err, err_len);
 
 	if (rc)
 		return rc;
@@ -144,7 +144,7 @@ int rg_map_pins_clsact_ifindexes(const char *vdir, int **out, size_t *count)
 	return rc;
 }
 
-int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
+int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t err_len)
 {
 	struct bpf_devmap_val val = { .ifindex = ifindex }, cur;
 
@@ -159,21 +159,21 @@ int rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, s
 	    cur.ifindex == ifindex && !cur.bpf_prog.fd)
 		return 0;
 	if (bpf_map_update_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex, &val, BPF_ANY))
-		return rg_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
+		return rg_err(err, err_len, -errno, "write %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
 			       strerror(errno));
 	return 0;
 }
 
-int rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n)
+int rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t err_len)
 {
 	if (bpf_map_delete_elem(ms->fd[RG_MAPID_TX_PORTS], &ifindex) && errno != ENOENT)
-		return rg_err(err, n, -errno, "delete %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
+		return rg_err(err, err_len, -errno, "delete %s[%u]: %s", RG_MAP_TX_PORTS, ifindex,
 			       strerror(errno));
 	return 0;
 }
 
 int rg_map_set_read_tx_ports(const struct rg_map_set *ms, uint32_t ifindexes[RG_MAX_UPLINKS],
-			     size_t *count, char *err, size_t n)
+			     size_t *count, char *err, size_t err_len)
 {
 	uint32_t key, next;
 
@@ -182,7 +182,7 @@ int rg_map_set_read_tx_ports(const struct rg_map_set *ms, uint32_t ifindexes[RG_
 		if (bpf_map_get_next_key(ms->fd[RG_MAPID_TX_PORTS], prev, &next)) {
 			if (errno == ENOENT)
 				return 0;
-			return rg_err(err, n, -errno, "walk %s: %s", RG_MAP_TX_PORTS,
+			return rg_err(err, err_len, -errno, "walk %s: %s", RG_MAP_TX_PORTS,
 				       strerror(errno));
 		}
 		ifindexes[(*count)++] = next;

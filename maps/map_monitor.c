@@ -43,15 +43,15 @@ static void write_monitor_budget(struct rg_state *st)
 
 int rg_map_set_monitor_claim(struct rg_map_set *ms, enum rg_monitor_scope scope, uint64_t now_ns,
 			     int ring_fd, uint32_t pid, struct rg_monitor_lease *lease,
-			     char *err, size_t n)
+			     char *err, size_t err_len)
 {
 	uint64_t until = now_ns + RG_MONITOR_LEASE_NS;
 
 	lease->slot = -1;
 	if (scope != RG_MONITOR_DROPS && scope != RG_MONITOR_ALL)
-		return rg_err(err, n, -EINVAL, "monitor scope %d is neither drops nor all", scope);
+		return rg_err(err, err_len, -EINVAL, "monitor scope %d is neither drops nor all", scope);
 	if (!ms->state)
-		return rg_err(err, n, -EBADF, "map set is not open");
+		return rg_err(err, err_len, -EBADF, "map set is not open");
 	for (int i = 0; i < RG_MONITOR_SLOTS; i++) {
 		struct rg_monitor_slot *slot = &ms->state->monitor_slots[i];
 		__u64 cur = __atomic_load_n(&slot->until_ns, __ATOMIC_ACQUIRE);
@@ -64,7 +64,7 @@ int rg_map_set_monitor_claim(struct rg_map_set *ms, enum rg_monitor_scope scope,
 		__atomic_store_n(&slot->scope, (uint32_t)scope, __ATOMIC_RELEASE);
 		__atomic_store_n(&slot->owner_pid, pid, __ATOMIC_RELAXED);
 		if (bpf_map_update_elem(ms->fd[RG_MAPID_EVENT_RINGS], &key, &ring_fd, BPF_ANY)) {
-			int rc = rg_err(err, n, -errno, "put the ring into %s[%d]: %s",
+			int rc = rg_err(err, err_len, -errno, "put the ring into %s[%d]: %s",
 					RG_MAP_EVENT_RINGS, i, strerror(errno));
 
 			__atomic_store_n(&slot->until_ns, 0, __ATOMIC_RELEASE);
@@ -75,22 +75,22 @@ int rg_map_set_monitor_claim(struct rg_map_set *ms, enum rg_monitor_scope scope,
 		*lease = (struct rg_monitor_lease){ .slot = i, .until_ns = until, .scope = scope };
 		return 0;
 	}
-	return rg_err(err, n, -EBUSY, "all %d monitor slots are held by running monitors",
+	return rg_err(err, err_len, -EBUSY, "all %d monitor slots are held by running monitors",
 		      RG_MONITOR_SLOTS);
 }
 
 int rg_map_set_monitor_renew(struct rg_map_set *ms, struct rg_monitor_lease *lease,
-			     uint64_t now_ns, char *err, size_t n)
+			     uint64_t now_ns, char *err, size_t err_len)
 {
 	__u64 until = now_ns + RG_MONITOR_LEASE_NS, mine = lease->until_ns;
 	struct rg_monitor_slot *slot;
 
 	if (!ms->state || lease->slot < 0 || lease->slot >= RG_MONITOR_SLOTS)
-		return rg_err(err, n, -EBADF, "no monitor lease held");
+		return rg_err(err, err_len, -EBADF, "no monitor lease held");
 	slot = &ms->state->monitor_slots[lease->slot];
 	if (!__atomic_compare_exchange_n(&slot->until_ns, &mine, until, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
-		return rg_err(err, n, -ESTALE, "monitor slot %d ran out and was taken",
+		return rg_err(err, err_len, -ESTALE, "monitor slot %d ran out and was taken",
 			      lease->slot);
 	lease->until_ns = until;
 	rg_monitor_raise(summary_lease(ms->state, lease->scope), until);

@@ -105,7 +105,7 @@ void rg_map_set_close(struct rg_map_set *ms)
  * a pin left by another railgate build must not be written through a
  * layout it does not have.
  */
-static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
+static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t err_len)
 {
 	static const struct {
 		enum bpf_map_type type;
@@ -144,11 +144,11 @@ static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
 	uint32_t len = sizeof(info);
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return rg_err(err, n, -errno, "map %s: cannot read its info: %s",
+		return rg_err(err, err_len, -errno, "map %s: cannot read its info: %s",
 			       rg_map_names[id], strerror(errno));
 	if (info.type != want[id].type || info.value_size != want[id].value_size ||
 	    info.max_entries != want[id].max_entries)
-		return rg_err(err, n, -EPROTO,
+		return rg_err(err, err_len, -EPROTO,
 			       "map %s: layout (type %u, value %u B, %u entries) is not "
 			       "ABI v%d's (type %u, value %u B, %u entries)",
 			       rg_map_names[id], info.type, info.value_size, info.max_entries,
@@ -158,33 +158,33 @@ static int check_map_layout(int fd, enum rg_map_id id, char *err, size_t n)
 }
 
 /* Check every map's layout and mmap the MMAPABLE ones. */
-static int finish_open(struct rg_map_set *ms, char *err, size_t n)
+static int finish_open(struct rg_map_set *ms, char *err, size_t err_len)
 {
 	int rc;
 
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		rc = check_map_layout(ms->fd[i], i, err, n);
+		rc = check_map_layout(ms->fd[i], i, err, err_len);
 		if (rc)
 			return rc;
 	}
 	ms->state = map_mmap(ms->fd[RG_MAPID_STATE], RG_STATE_BYTES);
 	if (!ms->state)
-		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_STATE, strerror(errno));
+		return rg_err(err, err_len, -errno, "mmap %s: %s", RG_MAP_STATE, strerror(errno));
 	ms->tbl24 = map_mmap(ms->fd[RG_MAPID_TBL24], RG_TBL24_BYTES);
 	if (!ms->tbl24)
-		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL24, strerror(errno));
+		return rg_err(err, err_len, -errno, "mmap %s: %s", RG_MAP_TBL24, strerror(errno));
 	ms->tbl8 = map_mmap(ms->fd[RG_MAPID_TBL8], RG_TBL8_BYTES);
 	if (!ms->tbl8)
-		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_TBL8, strerror(errno));
+		return rg_err(err, err_len, -errno, "mmap %s: %s", RG_MAP_TBL8, strerror(errno));
 	ms->reps = map_mmap(ms->fd[RG_MAPID_REPRESENTORS], RG_REPS_BYTES);
 	if (!ms->reps)
-		return rg_err(err, n, -errno, "mmap %s: %s", RG_MAP_REPRESENTORS,
+		return rg_err(err, err_len, -errno, "mmap %s: %s", RG_MAP_REPRESENTORS,
 			       strerror(errno));
 	return 0;
 }
 
 int rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
-			   char *err, size_t n)
+			   char *err, size_t err_len)
 {
 	int rc;
 
@@ -195,83 +195,83 @@ int rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
 
 		if (fd < 0) {
 			rg_map_set_close(ms);
-			return rg_err(err, n, -ENOENT, "the BPF object has no loaded map %s",
+			return rg_err(err, err_len, -ENOENT, "the BPF object has no loaded map %s",
 				       rg_map_names[i]);
 		}
 		/* Own a copy: the set outlives the object in the loader. */
 		ms->fd[i] = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 		if (ms->fd[i] < 0) {
-			rc = rg_err(err, n, -errno, "dup map %s: %s", rg_map_names[i],
+			rc = rg_err(err, err_len, -errno, "dup map %s: %s", rg_map_names[i],
 				     strerror(errno));
 			rg_map_set_close(ms);
 			return rc;
 		}
 	}
-	rc = finish_open(ms, err, n);
+	rc = finish_open(ms, err, err_len);
 	if (rc)
 		rg_map_set_close(ms);
 	return rc;
 }
 
 int rg_map_set_reuse_in_object(const struct rg_map_set *ms, struct bpf_object *obj,
-			       char *err, size_t n)
+			       char *err, size_t err_len)
 {
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
 		struct bpf_map *map = bpf_object__find_map_by_name(obj, rg_map_names[i]);
 		int rc;
 
 		if (!map)
-			return rg_err(err, n, -ENOENT, "the BPF object has no map %s",
+			return rg_err(err, err_len, -ENOENT, "the BPF object has no map %s",
 				       rg_map_names[i]);
 		rc = bpf_map__reuse_fd(map, ms->fd[i]);
 		if (rc)
-			return rg_err(err, n, rc, "cannot reuse pinned map %s: %s",
+			return rg_err(err, err_len, rc, "cannot reuse pinned map %s: %s",
 				       rg_map_names[i], strerror(-rc));
 	}
 	return 0;
 }
 
-int rg_map_set_from_pins(struct rg_map_set *ms, const char *vdir, char *err, size_t n)
+int rg_map_set_from_pins(struct rg_map_set *ms, const char *vdir, char *err, size_t err_len)
 {
 	char path[PATH_MAX];
 	int rc;
 
 	rg_map_set_init(ms);
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, n);
+		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, err_len);
 		if (rc) {
 			rg_map_set_close(ms);
 			return rc;
 		}
 		ms->fd[i] = bpf_obj_get(path);
 		if (ms->fd[i] < 0) {
-			rc = rg_err(err, n, -errno, "open pinned map %s: %s", path,
+			rc = rg_err(err, err_len, -errno, "open pinned map %s: %s", path,
 				     strerror(errno));
 			rg_map_set_close(ms);
 			return rc;
 		}
 	}
-	rc = finish_open(ms, err, n);
+	rc = finish_open(ms, err, err_len);
 	if (rc)
 		rg_map_set_close(ms);
 	return rc;
 }
 
-int rg_map_set_pin(const struct rg_map_set *ms, const char *vdir, char *err, size_t n)
+int rg_map_set_pin(const struct rg_map_set *ms, const char *vdir, char *err, size_t err_len)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
-	int rc = rg_pin_maps_dir(dir, sizeof(dir), vdir, err, n);
+	int rc = rg_pin_maps_dir(dir, sizeof(dir), vdir, err, err_len);
 
 	if (!rc)
-		rc = rg_mkdir_p(dir, 0700, err, n);
+		rc = rg_mkdir_p(dir, 0700, err, err_len);
 	if (rc)
 		return rc;
 	for (int i = 0; i < RG_MAPID_COUNT; i++) {
-		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, n);
+		rc = rg_pin_map(path, sizeof(path), vdir, rg_map_names[i], err, err_len);
 		if (rc)
 			return rc;
 		if (bpf_obj_pin(ms->fd[i], path))
-			return rg_err(err, n, -errno, "pin map %s at %s: %s", rg_map_names[i],
+			return rg_err(err, err_len, -errno, "pin map %s at %s: %s", rg_map_names[i],
 				       path, strerror(errno));
 	}
 	return 0;
@@ -311,7 +311,7 @@ unsigned rg_map_set_active_gen(const struct rg_map_set *ms)
 
 static int write_generation_value(struct rg_map_set *ms, unsigned gen,
 				  const struct rg_egress *egress, const struct rg_icmp_conf *icmp,
-				  const struct rg_zone_set *zones, char *err, size_t n)
+				  const struct rg_zone_set *zones, char *err, size_t err_len)
 {
 	struct rg_generation value = { .egress = *egress, .zones = *zones };
 
@@ -320,20 +320,20 @@ static int write_generation_value(struct rg_map_set *ms, unsigned gen,
 	uint32_t key = gen;
 
 	if (bpf_map_update_elem(ms->fd[RG_MAPID_GENERATION], &key, &value, BPF_ANY))
-		return rg_err(err, n, -errno, "write %s[%u]: %s", RG_MAP_GENERATION, gen,
+		return rg_err(err, err_len, -errno, "write %s[%u]: %s", RG_MAP_GENERATION, gen,
 			       strerror(errno));
 	return 0;
 }
 
 int rg_map_set_read_generation(const struct rg_map_set *ms, unsigned gen,
-			       struct rg_generation *out, char *err, size_t n)
+			       struct rg_generation *out, char *err, size_t err_len)
 {
 	uint32_t key = gen;
 
 	if (gen >= RG_GENERATIONS)
-		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
+		return rg_err(err, err_len, -EINVAL, "generation %u out of range", gen);
 	if (bpf_map_lookup_elem(ms->fd[RG_MAPID_GENERATION], &key, out))
-		return rg_err(err, n, -errno, "read %s[%u]: %s", RG_MAP_GENERATION, gen,
+		return rg_err(err, err_len, -errno, "read %s[%u]: %s", RG_MAP_GENERATION, gen,
 			       strerror(errno));
 	return 0;
 }
@@ -360,15 +360,15 @@ struct rg_representor rg_representor_of(uint16_t rail_id, const struct rg_rail *
 static int write_representors(struct rg_map_set *ms, unsigned gen,
 			      const struct rg_rail rails[RG_MAX_RAILS],
 			      const struct rg_rep_binding *reps, size_t n_reps,
-			      char *err, size_t n)
+			      char *err, size_t err_len)
 {
 	for (size_t i = 0; i < n_reps; i++) {
 		if (reps[i].ifindex >= RG_MAX_IFINDEX)
-			return rg_err(err, n, -ERANGE,
+			return rg_err(err, err_len, -ERANGE,
 				       "ifindex %u is too high for the datapath (max %u)",
 				       reps[i].ifindex, RG_MAX_IFINDEX - 1);
 		if (reps[i].rail_id >= RG_MAX_RAILS)
-			return rg_err(err, n, -EINVAL,
+			return rg_err(err, err_len, -EINVAL,
 				       "representor ifindex %u: rail id %u out of range (max %u)",
 				       reps[i].ifindex, reps[i].rail_id, RG_MAX_RAILS - 1);
 	}
@@ -383,12 +383,12 @@ static int write_representors(struct rg_map_set *ms, unsigned gen,
 /* tbl24 and tbl8 through the mmap: only the slots the image uses; the
  * zones of this generation never point past them. */
 static int write_tables(struct rg_map_set *ms, unsigned gen,
-			const struct rg_fib_image *img, char *err, size_t n)
+			const struct rg_fib_image *img, char *err, size_t err_len)
 {
 	size_t tbl8_entries = (size_t)img->tbl8_groups_used * RG_TBL8_GROUP_SIZE;
 
 	if (img->tbl24_used > RG_TBL24_SLOTS || img->tbl8_groups_used > RG_TBL8_GROUPS)
-		return rg_err(err, n, -E2BIG,
+		return rg_err(err, err_len, -E2BIG,
 			       "FIB image uses %u tbl24 slots and %u tbl8 groups (max %u, %u)",
 			       img->tbl24_used, img->tbl8_groups_used, RG_TBL24_SLOTS,
 			       RG_TBL8_GROUPS);
@@ -402,7 +402,7 @@ static int write_tables(struct rg_map_set *ms, unsigned gen,
  * deleted afterwards: deleting while walking with get_next_key restarts
  * the walk from the top of the trie.
  */
-static int clear_lpm_generation(struct rg_map_set *ms, unsigned gen, char *err, size_t n)
+static int clear_lpm_generation(struct rg_map_set *ms, unsigned gen, char *err, size_t err_len)
 {
 	int fd = ms->fd[RG_MAPID_LPM];
 	struct rg_lpm_key *keys, key, next;
@@ -411,11 +411,11 @@ static int clear_lpm_generation(struct rg_map_set *ms, unsigned gen, char *err, 
 
 	keys = calloc(RG_LPM_MAX_ENTRIES, sizeof(*keys));
 	if (!keys)
-		return rg_err(err, n, -ENOMEM, "out of memory listing %s", RG_MAP_LPM);
+		return rg_err(err, err_len, -ENOMEM, "out of memory listing %s", RG_MAP_LPM);
 	for (void *prev = NULL; count < RG_LPM_MAX_ENTRIES; prev = &key) {
 		if (bpf_map_get_next_key(fd, prev, &next)) {
 			if (errno != ENOENT)
-				rc = rg_err(err, n, -errno, "walk %s: %s", RG_MAP_LPM,
+				rc = rg_err(err, err_len, -errno, "walk %s: %s", RG_MAP_LPM,
 					     strerror(errno));
 			break;
 		}
@@ -425,23 +425,23 @@ static int clear_lpm_generation(struct rg_map_set *ms, unsigned gen, char *err, 
 	}
 	for (size_t i = 0; !rc && i < count; i++)
 		if (bpf_map_delete_elem(fd, &keys[i]) && errno != ENOENT)
-			rc = rg_err(err, n, -errno, "delete stale %s key: %s", RG_MAP_LPM,
+			rc = rg_err(err, err_len, -errno, "delete stale %s key: %s", RG_MAP_LPM,
 				     strerror(errno));
 	free(keys);
 	return rc;
 }
 
 static int write_lpm(struct rg_map_set *ms, unsigned gen,
-		     const struct rg_fib_image *img, char *err, size_t n)
+		     const struct rg_fib_image *img, char *err, size_t err_len)
 {
-	int rc = clear_lpm_generation(ms, gen, err, n);
+	int rc = clear_lpm_generation(ms, gen, err, err_len);
 
 	for (size_t i = 0; !rc && i < img->lpm_count; i++) {
 		const struct rg_fib_lpm_entry *e = &img->lpm[i];
 		struct rg_lpm_key key = rg_lpm_key_of(gen, htonl(e->addr), e->len);
 
 		if (bpf_map_update_elem(ms->fd[RG_MAPID_LPM], &key, &e->entry, BPF_ANY))
-			rc = rg_err(err, n, -errno, "write %s %u.%u.%u.%u/%u: %s", RG_MAP_LPM,
+			rc = rg_err(err, err_len, -errno, "write %s %u.%u.%u.%u/%u: %s", RG_MAP_LPM,
 				     e->addr >> 24, (e->addr >> 16) & 0xff,
 				     (e->addr >> 8) & 0xff, e->addr & 0xff, e->len,
 				     strerror(errno));
@@ -451,7 +451,7 @@ static int write_lpm(struct rg_map_set *ms, unsigned gen,
 
 /* All RG_MAX_RAILS entries of the generation in one batch syscall. */
 static int write_rails(struct rg_map_set *ms, unsigned gen,
-		       const struct rg_rail rails[RG_MAX_RAILS], char *err, size_t n)
+		       const struct rg_rail rails[RG_MAX_RAILS], char *err, size_t err_len)
 {
 	uint32_t keys[RG_MAX_RAILS];
 	uint32_t count = RG_MAX_RAILS;
@@ -459,21 +459,21 @@ static int write_rails(struct rg_map_set *ms, unsigned gen,
 	for (uint32_t i = 0; i < RG_MAX_RAILS; i++)
 		keys[i] = rg_rail_key(gen, i);
 	if (bpf_map_update_batch(ms->fd[RG_MAPID_RAILS], keys, rails, &count, NULL))
-		return rg_err(err, n, -errno, "write %s of generation %u: %s", RG_MAP_RAILS,
+		return rg_err(err, err_len, -errno, "write %s of generation %u: %s", RG_MAP_RAILS,
 			       gen, strerror(errno));
 	return 0;
 }
 
 int rg_map_set_read_rails(const struct rg_map_set *ms, unsigned gen,
-			  struct rg_rail rails[RG_MAX_RAILS], char *err, size_t n)
+			  struct rg_rail rails[RG_MAX_RAILS], char *err, size_t err_len)
 {
 	if (gen >= RG_GENERATIONS)
-		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
+		return rg_err(err, err_len, -EINVAL, "generation %u out of range", gen);
 	for (uint32_t i = 0; i < RG_MAX_RAILS; i++) {
 		uint32_t key = rg_rail_key(gen, i);
 
 		if (bpf_map_lookup_elem(ms->fd[RG_MAPID_RAILS], &key, &rails[i]))
-			return rg_err(err, n, -errno, "read %s[%u]: %s", RG_MAP_RAILS, key,
+			return rg_err(err, err_len, -errno, "read %s[%u]: %s", RG_MAP_RAILS, key,
 				       strerror(errno));
 	}
 	return 0;
@@ -484,27 +484,27 @@ int rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 				const struct rg_rail rails[RG_MAX_RAILS],
 				const struct rg_egress *egress, const struct rg_icmp_conf *icmp,
 				const struct rg_rep_binding *reps, size_t n_reps,
-				char *err, size_t n)
+				char *err, size_t err_len)
 {
 	int rc;
 
 	if (gen >= RG_GENERATIONS)
-		return rg_err(err, n, -EINVAL, "generation %u out of range", gen);
+		return rg_err(err, err_len, -EINVAL, "generation %u out of range", gen);
 	if (!ms->state)
-		return rg_err(err, n, -EBADF, "map set is not open");
+		return rg_err(err, err_len, -EBADF, "map set is not open");
 	if (gen == rg_map_set_active_gen(ms) && ms->state->config_generation)
-		return rg_err(err, n, -EBUSY,
+		return rg_err(err, err_len, -EBUSY,
 			       "generation %u is active: the datapath reads it", gen);
-	rc = write_representors(ms, gen, rails, reps, n_reps, err, n);
+	rc = write_representors(ms, gen, rails, reps, n_reps, err, err_len);
 	if (!rc)
-		rc = write_tables(ms, gen, img, err, n);
+		rc = write_tables(ms, gen, img, err, err_len);
 	if (!rc)
-		rc = write_lpm(ms, gen, img, err, n);
+		rc = write_lpm(ms, gen, img, err, err_len);
 	if (!rc)
-		rc = write_rails(ms, gen, rails, err, n);
+		rc = write_rails(ms, gen, rails, err, err_len);
 	/* Zones last: they are what makes the tables above reachable. */
 	if (!rc)
-		rc = write_generation_value(ms, gen, egress, icmp, &img->zones, err, n);
+		rc = write_generation_value(ms, gen, egress, icmp, &img->zones, err, err_len);
 	return rc;
 }
 
@@ -531,7 +531,7 @@ int rg_map_set_activate(struct rg_map_set *ms, unsigned gen, const uint8_t diges
 
 /* Append generation gen's rg_lpm entries to img->lpm. */
 static int read_lpm(const struct rg_map_set *ms, unsigned gen, struct rg_fib_image *img,
-		    char *err, size_t n)
+		    char *err, size_t err_len)
 {
 	int fd = ms->fd[RG_MAPID_LPM];
 	struct rg_lpm_key key, next;
@@ -543,7 +543,7 @@ static int read_lpm(const struct rg_map_set *ms, unsigned gen, struct rg_fib_ima
 		if (bpf_map_get_next_key(fd, prev, &next)) {
 			if (errno == ENOENT)
 				return 0;
-			return rg_err(err, n, -errno, "walk %s: %s", RG_MAP_LPM, strerror(errno));
+			return rg_err(err, err_len, -errno, "walk %s: %s", RG_MAP_LPM, strerror(errno));
 		}
 		key = next;
 		if (key.gen != gen)
@@ -556,7 +556,7 @@ static int read_lpm(const struct rg_map_set *ms, unsigned gen, struct rg_fib_ima
 			struct rg_fib_lpm_entry *l = realloc(img->lpm, ncap * sizeof(*l));
 
 			if (!l)
-				return rg_err(err, n, -ENOMEM, "out of memory reading %s", RG_MAP_LPM);
+				return rg_err(err, err_len, -ENOMEM, "out of memory reading %s", RG_MAP_LPM);
 			img->lpm = l;
 			cap = ncap;
 		}
@@ -570,7 +570,7 @@ static int read_lpm(const struct rg_map_set *ms, unsigned gen, struct rg_fib_ima
 }
 
 int rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen, struct rg_fib_image *img,
-			  char *err, size_t n)
+			  char *err, size_t err_len)
 {
 	const size_t tbl8_slots = (size_t)RG_TBL8_GROUPS * RG_TBL8_GROUP_SIZE;
 	struct rg_generation g;
@@ -578,8 +578,8 @@ int rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen, struct rg_f
 
 	memset(img, 0, sizeof(*img));
 	if (!ms->tbl24 || !ms->tbl8)
-		return rg_err(err, n, -EBADF, "map set is not open");
-	rc = rg_map_set_read_generation(ms, gen, &g, err, n);
+		return rg_err(err, err_len, -EBADF, "map set is not open");
+	rc = rg_map_set_read_generation(ms, gen, &g, err, err_len);
 	if (rc)
 		return rc;
 	img->zones = g.zones;
@@ -587,7 +587,7 @@ int rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen, struct rg_f
 	img->tbl8 = calloc(tbl8_slots, sizeof(uint32_t));
 	if (!img->tbl24 || !img->tbl8) {
 		rg_fib_image_free(img);
-		return rg_err(err, n, -ENOMEM, "out of memory copying the tables");
+		return rg_err(err, err_len, -ENOMEM, "out of memory copying the tables");
 	}
 	/* Only the slots the zones reach hold this generation's routes. */
 	for (uint32_t i = 0; i < img->zones.count && i < RG_MAX_ZONES; i++) {
@@ -603,7 +603,7 @@ int rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen, struct rg_f
 	/* Which groups are in use is not recorded: all of them are copied. */
 	mmap_slots_read(ms->tbl8, rg_tbl8_key(gen, 0, 0), img->tbl8, tbl8_slots);
 	img->tbl8_groups_used = RG_TBL8_GROUPS;
-	rc = read_lpm(ms, gen, img, err, n);
+	rc = read_lpm(ms, gen, img, err, err_len);
 	if (rc)
 		rg_fib_image_free(img);
 	return rc;

@@ -61,17 +61,17 @@ void rg_map_set_init(struct rg_map_set *ms);
 
 /* Take the maps of a loaded object (fds are dup()ed: the set owns its own). */
 int  rg_map_set_from_object(struct rg_map_set *ms, struct bpf_object *obj,
-			    char *err, size_t n);
+			    char *err, size_t err_len);
 /* Give an object that is opened but not loaded the set's maps (pinned
  * ones, on a reload), so the programs it loads read the running state. */
 int  rg_map_set_reuse_in_object(const struct rg_map_set *ms, struct bpf_object *obj,
-				char *err, size_t n);
+				char *err, size_t err_len);
 /* Open the maps pinned under a version's directory, vdir/maps/<name> (the
  * RG_MAP_* names, maps/pins.h). */
-int  rg_map_set_from_pins(struct rg_map_set *ms, const char *vdir, char *err, size_t n);
+int  rg_map_set_from_pins(struct rg_map_set *ms, const char *vdir, char *err, size_t err_len);
 /* Pin every map as vdir/maps/<name> (the directory is created, parents
  * too). -EEXIST when a pin is already there. */
-int  rg_map_set_pin(const struct rg_map_set *ms, const char *vdir, char *err, size_t n);
+int  rg_map_set_pin(const struct rg_map_set *ms, const char *vdir, char *err, size_t err_len);
 /* Whether ms holds the maps pinned under vdir now (its rg_state is the
  * pinned one): `down`, and a fresh `up` after it, replace the maps, and a
  * holder of the old ones would write and read what no datapath uses. */
@@ -100,14 +100,14 @@ int  rg_map_set_write_generation(struct rg_map_set *ms, unsigned gen,
 				 const struct rg_rail rails[RG_MAX_RAILS],
 				 const struct rg_egress *egress, const struct rg_icmp_conf *icmp,
 				 const struct rg_rep_binding *reps, size_t n_reps,
-				 char *err, size_t n);
+				 char *err, size_t err_len);
 
 /* Egress and zones of generation gen. */
 int  rg_map_set_read_generation(const struct rg_map_set *ms, unsigned gen,
-				struct rg_generation *out, char *err, size_t n);
+				struct rg_generation *out, char *err, size_t err_len);
 /* The rails table of generation gen (all RG_MAX_RAILS entries, by id). */
 int  rg_map_set_read_rails(const struct rg_map_set *ms, unsigned gen,
-			   struct rg_rail rails[RG_MAX_RAILS], char *err, size_t n);
+			   struct rg_rail rails[RG_MAX_RAILS], char *err, size_t err_len);
 /*
  * Generation gen's route tables copied back out as a FIB image: its zones,
  * the tbl24 slots they reach, every tbl8 group and its rg_lpm entries, so
@@ -115,7 +115,7 @@ int  rg_map_set_read_rails(const struct rg_map_set *ms, unsigned gen,
  * lookup` asks it).  Free with rg_fib_image_free; on error *img is empty.
  */
 int  rg_map_set_read_image(const struct rg_map_set *ms, unsigned gen,
-			   struct rg_fib_image *img, char *err, size_t n);
+			   struct rg_fib_image *img, char *err, size_t err_len);
 
 /*
  * Make gen the active generation: stores digest (may be NULL) and the ABI
@@ -136,9 +136,9 @@ struct rg_representor rg_representor_of(uint16_t rail_id, const struct rg_rail *
  * RG_MAX_IFINDEX or more, -EINVAL for a gen out of range.
  */
 int  rg_map_set_put_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-				const struct rg_representor *rep, char *err, size_t n);
+				const struct rg_representor *rep, char *err, size_t err_len);
 int  rg_map_set_del_representor(struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
-				char *err, size_t n);
+				char *err, size_t err_len);
 /* Read it: 0 (entry copied, VALID or not), -ERANGE, -EINVAL, -EBADF. */
 int  rg_map_set_get_representor(const struct rg_map_set *ms, unsigned gen, uint32_t ifindex,
 				struct rg_representor *rep);
@@ -156,20 +156,20 @@ int  rg_map_pins_clsact_ifindexes(const char *vdir, int **out, size_t *count);
 
 /* Uplink entries of rg_tx_ports (not generation-scoped): add one, remove
  * one (a missing one is fine), list them all (*count of them). */
-int  rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
-int  rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t n);
+int  rg_map_set_put_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t err_len);
+int  rg_map_set_del_tx_port(struct rg_map_set *ms, uint32_t ifindex, char *err, size_t err_len);
 int  rg_map_set_read_tx_ports(const struct rg_map_set *ms, uint32_t ifindexes[RG_MAX_UPLINKS],
-			      size_t *count, char *err, size_t n);
+			      size_t *count, char *err, size_t err_len);
 
 /* Sum the per-CPU counters: out has RG_STAT_SLOTS entries, indexed by
  * RG_STAT_INDEX(rail, stat). */
 int  rg_map_set_read_stats(const struct rg_map_set *ms, struct rg_counter *out,
-			   char *err, size_t n);
+			   char *err, size_t err_len);
 /* Sum the per-CPU side counters: out has RG_SIDE_MAX entries (enum rg_side). */
 int  rg_map_set_read_side_stats(const struct rg_map_set *ms, struct rg_counter *out,
-				char *err, size_t n);
+				char *err, size_t err_len);
 /* Zero every counter, side counters too (tests, `stats --reset`). */
-int  rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t n);
+int  rg_map_set_reset_stats(struct rg_map_set *ms, char *err, size_t err_len);
 /*
  * A takeover's counter carry: add the packet counters pinned under
  * old_vdir (an older version's rg_stats) into ms's, CPU by CPU, so that
@@ -200,11 +200,11 @@ struct rg_monitor_lease {
  */
 int  rg_map_set_monitor_claim(struct rg_map_set *ms, enum rg_monitor_scope scope, uint64_t now_ns,
 			      int ring_fd, uint32_t pid, struct rg_monitor_lease *lease,
-			      char *err, size_t n);
+			      char *err, size_t err_len);
 /* Extend the lease to now_ns + RG_MONITOR_LEASE_NS and raise the summary.
  * -ESTALE when the slot is no longer ours (it ran out and was taken). */
 int  rg_map_set_monitor_renew(struct rg_map_set *ms, struct rg_monitor_lease *lease,
-			      uint64_t now_ns, char *err, size_t n);
+			      uint64_t now_ns, char *err, size_t err_len);
 /* Give the slot back (its lease to 0, its ring out of rg_event_rings); the
  * summary lease is left to run out, since other monitors may rely on it. */
 void rg_map_set_monitor_release(struct rg_map_set *ms, struct rg_monitor_lease *lease);

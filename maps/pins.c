@@ -13,7 +13,7 @@ static const char *const prog_pin_names[RG_PROG_COUNT] = { "xdp", "tc" };
 /* Format a path into out; one that does not fit is refused, not cut: a cut
  * path names another file. */
 static int __attribute__((format(printf, 5, 6)))
-pin_path(char *out, size_t n, char *err, size_t errn, const char *fmt, ...)
+pin_path(char *out, size_t n, char *err, size_t err_len, const char *fmt, ...)
 {
 	va_list ap;
 	int len;
@@ -24,58 +24,58 @@ pin_path(char *out, size_t n, char *err, size_t errn, const char *fmt, ...)
 	if (len >= 0 && (size_t)len < n)
 		return 0;
 	/* the message first: it quotes the start of what was cut */
-	rg_set_err(err, errn, "pin path too long (%d bytes, room for %zu): %.48s...", len,
+	rg_set_err(err, err_len, "pin path too long (%d bytes, room for %zu): %.48s...", len,
 		   n ? n - 1 : 0, n ? out : "");
 	if (n)
 		out[0] = '\0';
 	return -ENAMETOOLONG;
 }
 
-int rg_pin_version_dir(char *out, size_t n, const char *root, int abi, char *err, size_t errn)
+int rg_pin_version_dir(char *out, size_t n, const char *root, int abi, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/v%d", root, abi);
+	return pin_path(out, n, err, err_len, "%s/v%d", root, abi);
 }
 
-int rg_pin_staging_dir(char *out, size_t n, const char *root, int abi, char *err, size_t errn)
+int rg_pin_staging_dir(char *out, size_t n, const char *root, int abi, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/" RG_STAGING_PREFIX "v%d", root, abi);
+	return pin_path(out, n, err, err_len, "%s/" RG_STAGING_PREFIX "v%d", root, abi);
 }
 
-int rg_pin_maps_dir(char *out, size_t n, const char *vdir, char *err, size_t errn)
+int rg_pin_maps_dir(char *out, size_t n, const char *vdir, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/maps", vdir);
+	return pin_path(out, n, err, err_len, "%s/maps", vdir);
 }
 
-int rg_pin_map(char *out, size_t n, const char *vdir, const char *map, char *err, size_t errn)
+int rg_pin_map(char *out, size_t n, const char *vdir, const char *map, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/maps/%s", vdir, map);
+	return pin_path(out, n, err, err_len, "%s/maps/%s", vdir, map);
 }
 
-int rg_pin_progs_dir(char *out, size_t n, const char *vdir, char *err, size_t errn)
+int rg_pin_progs_dir(char *out, size_t n, const char *vdir, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/progs", vdir);
+	return pin_path(out, n, err, err_len, "%s/progs", vdir);
 }
 
-int rg_pin_prog(char *out, size_t n, const char *vdir, enum rg_prog_id id, char *err, size_t errn)
+int rg_pin_prog(char *out, size_t n, const char *vdir, enum rg_prog_id id, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/progs/%s", vdir, rg_prog_pin_name(id));
+	return pin_path(out, n, err, err_len, "%s/progs/%s", vdir, rg_prog_pin_name(id));
 }
 
-int rg_pin_links_dir(char *out, size_t n, const char *vdir, char *err, size_t errn)
+int rg_pin_links_dir(char *out, size_t n, const char *vdir, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/links", vdir);
+	return pin_path(out, n, err, err_len, "%s/links", vdir);
 }
 
 int rg_pin_link(char *out, size_t n, const char *vdir, int ifindex, enum rg_attach_mode mode,
-		char *err, size_t errn)
+		char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/links/if%d-%s", vdir, ifindex,
+	return pin_path(out, n, err, err_len, "%s/links/if%d-%s", vdir, ifindex,
 			rg_attach_mode_name(mode));
 }
 
-int rg_pin_child(char *out, size_t n, const char *dir, const char *name, char *err, size_t errn)
+int rg_pin_child(char *out, size_t n, const char *dir, const char *name, char *err, size_t err_len)
 {
-	return pin_path(out, n, err, errn, "%s/%s", dir, name);
+	return pin_path(out, n, err, err_len, "%s/%s", dir, name);
 }
 
 const char *rg_prog_pin_name(enum rg_prog_id id)

@@ -32,22 +32,22 @@ enum rg_prog_id { RG_PROG_XDP, RG_PROG_TC, RG_PROG_COUNT };
 /* ---- paths ---------------------------------------------------------------- */
 
 /* root/v<abi>: a version's directory (vdir below). */
-int  rg_pin_version_dir(char *out, size_t n, const char *root, int abi, char *err, size_t errn);
+int  rg_pin_version_dir(char *out, size_t n, const char *root, int abi, char *err, size_t err_len);
 /* root/staging-v<abi>: where a fresh load pins before its rename to v<abi>. */
-int  rg_pin_staging_dir(char *out, size_t n, const char *root, int abi, char *err, size_t errn);
+int  rg_pin_staging_dir(char *out, size_t n, const char *root, int abi, char *err, size_t err_len);
 /* vdir/maps, and the pin of one map in it: vdir/maps/<map> (an RG_MAP_* name). */
-int  rg_pin_maps_dir(char *out, size_t n, const char *vdir, char *err, size_t errn);
-int  rg_pin_map(char *out, size_t n, const char *vdir, const char *map, char *err, size_t errn);
+int  rg_pin_maps_dir(char *out, size_t n, const char *vdir, char *err, size_t err_len);
+int  rg_pin_map(char *out, size_t n, const char *vdir, const char *map, char *err, size_t err_len);
 /* vdir/progs, and the pin of one program: vdir/progs/<rg_prog_pin_name>. */
-int  rg_pin_progs_dir(char *out, size_t n, const char *vdir, char *err, size_t errn);
-int  rg_pin_prog(char *out, size_t n, const char *vdir, enum rg_prog_id id, char *err, size_t errn);
+int  rg_pin_progs_dir(char *out, size_t n, const char *vdir, char *err, size_t err_len);
+int  rg_pin_prog(char *out, size_t n, const char *vdir, enum rg_prog_id id, char *err, size_t err_len);
 /* vdir/links, and the pin of one link: vdir/links/if<ifindex>-<mode>. */
-int  rg_pin_links_dir(char *out, size_t n, const char *vdir, char *err, size_t errn);
+int  rg_pin_links_dir(char *out, size_t n, const char *vdir, char *err, size_t err_len);
 int  rg_pin_link(char *out, size_t n, const char *vdir, int ifindex, enum rg_attach_mode mode,
-		 char *err, size_t errn);
+		 char *err, size_t err_len);
 /* dir/name: an entry found by reading one of these directories (the root,
  * links/, any directory a tree removal walks). */
-int  rg_pin_child(char *out, size_t n, const char *dir, const char *name, char *err, size_t errn);
+int  rg_pin_child(char *out, size_t n, const char *dir, const char *name, char *err, size_t err_len);
 
 /* ---- names ---------------------------------------------------------------- */
 

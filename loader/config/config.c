@@ -109,12 +109,12 @@ int rg_config_parse(const char *name, const char *yaml, size_t len,
 	return 0;
 }
 
-int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t n)
+int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t err_len)
 {
-	int ret = rg_file_read(path, RG_CONFIG_MAX_BYTES, text, len, err, n);
+	int ret = rg_file_read(path, RG_CONFIG_MAX_BYTES, text, len, err, err_len);
 
 	if (ret == -EFBIG)
-		rg_set_err(err, n, "%s: cannot read: larger than %d bytes, the limit of a config",
+		rg_set_err(err, err_len, "%s: cannot read: larger than %d bytes, the limit of a config",
 			   path, RG_CONFIG_MAX_BYTES);
 	return ret;
 }

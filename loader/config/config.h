@@ -20,7 +20,7 @@
  * in err.  Everything about a config (its digest, its contents) comes from
  * these bytes; nothing reads the path a second time.
  */
-int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t n);
+int rg_config_read(const char *path, char **text, size_t *len, char *err, size_t err_len);
 
 /*
  * Parse and validate.  Returns 0 when the config is valid, -1 when it is

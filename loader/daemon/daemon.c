@@ -405,11 +405,11 @@ static bool daemon_ready(void *ctx, char *reason, size_t n)
 
 /* rg_apply_config, its decisions logged as they are taken, under event. */
 static int apply(struct daemon *d, const struct rg_config *cfg, const char *event,
-		 struct rg_apply_result *res, char *err, size_t n)
+		 struct rg_apply_result *res, char *err, size_t err_len)
 {
 	struct rg_log log = rg_log_with_event(dlog(d), event);
 
-	return rg_apply_config(d->o->pin_dir, cfg, NULL, &log, res, err, n);
+	return rg_apply_config(d->o->pin_dir, cfg, NULL, &log, res, err, err_len);
 }
 
 static void log_node_override(struct daemon *d, const struct rg_config *cfg)
@@ -704,7 +704,7 @@ static void on_netlink(struct daemon *d)
 
 /* ---- setup and teardown ------------------------------------------------------------ */
 
-static int open_signals(struct daemon *d, char *err, size_t n)
+static int open_signals(struct daemon *d, char *err, size_t err_len)
 {
 	sigset_t set;
 
@@ -717,13 +717,13 @@ static int open_signals(struct daemon *d, char *err, size_t n)
 	errno = pthread_sigmask(SIG_BLOCK, &set, NULL);
 	d->sig_fd = errno ? -1 : signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (d->sig_fd < 0) {
-		rg_set_err(err, n, "signalfd: %s", strerror(errno));
+		rg_set_err(err, err_len, "signalfd: %s", strerror(errno));
 		return -errno;
 	}
 	return 0;
 }
 
-static int open_inotify(struct daemon *d, char *err, size_t n)
+static int open_inotify(struct daemon *d, char *err, size_t err_len)
 {
 	char path[PATH_MAX];
 	const char *dir;
@@ -732,29 +732,29 @@ static int open_inotify(struct daemon *d, char *err, size_t n)
 	dir = dirname(path);
 	d->ino_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (d->ino_fd < 0 || inotify_add_watch(d->ino_fd, dir, INOTIFY_MASK) < 0) {
-		rg_set_err(err, n, "cannot watch %s: %s", dir, strerror(errno));
+		rg_set_err(err, err_len, "cannot watch %s: %s", dir, strerror(errno));
 		return -errno;
 	}
 	return 0;
 }
 
-static int open_sources(struct daemon *d, char *err, size_t n)
+static int open_sources(struct daemon *d, char *err, size_t err_len)
 {
 	struct rg_metrics_handlers h = { .ctx = d, .scrape = daemon_scrape, .ready = daemon_ready };
 	struct sockaddr_in sa;
 	int ret;
 
-	ret = open_signals(d, err, n);
+	ret = open_signals(d, err, err_len);
 	if (!ret)
-		ret = open_inotify(d, err, n);
+		ret = open_inotify(d, err, err_len);
 	if (!ret)
-		ret = rg_nl_open(&d->nl, err, n);
+		ret = rg_nl_open(&d->nl, err, err_len);
 	if (!ret)
-		ret = rg_nl_watch_open(&d->watch, err, n);
+		ret = rg_nl_watch_open(&d->watch, err, err_len);
 	if (!ret && d->o->metrics_addr) {
-		ret = rg_metrics_parse_addr(d->o->metrics_addr, &sa, err, n);
+		ret = rg_metrics_parse_addr(d->o->metrics_addr, &sa, err, err_len);
 		if (!ret)
-			ret = rg_metrics_server_start(&d->srv, &sa, &h, err, n);
+			ret = rg_metrics_server_start(&d->srv, &sa, &h, err, err_len);
 	}
 	return ret;
 }
@@ -770,14 +770,14 @@ static void close_sources(struct daemon *d)
 		close(d->sig_fd);
 }
 
-static int take_down(struct daemon *d, char *err, size_t n)
+static int take_down(struct daemon *d, char *err, size_t err_len)
 {
 	struct rg_log log = rg_log_with_event(dlog(d), "down");
 	struct rg_datapath dp;
-	int ret = rg_datapath_lock(&dp, d->o->pin_dir, err, n);
+	int ret = rg_datapath_lock(&dp, d->o->pin_dir, err, err_len);
 
 	if (!ret)
-		ret = rg_datapath_down(&dp, &log, err, n);
+		ret = rg_datapath_down(&dp, &log, err, err_len);
 	rg_datapath_close(&dp);
 	return ret;
 }
@@ -830,7 +830,7 @@ static void loop(struct daemon *d)
 /* --host-config names a file in a directory that exists (a hostPath the
  * DaemonSet mounts): a typo there must stop the daemon, not leave every
  * pod's CNI ADD failing. */
-static int check_host_config(const struct rg_daemon_opts *o, char *err, size_t n)
+static int check_host_config(const struct rg_daemon_opts *o, char *err, size_t err_len)
 {
 	char dir[PATH_MAX];
 	struct stat st;
@@ -839,25 +839,25 @@ static int check_host_config(const struct rg_daemon_opts *o, char *err, size_t n
 		return 0;
 	snprintf(dir, sizeof(dir), "%s", o->host_config);
 	if (!*o->host_config || o->host_config[strlen(o->host_config) - 1] == '/')
-		return rg_err(err, n, -EINVAL, "--host-config '%s' is not a file name", o->host_config);
+		return rg_err(err, err_len, -EINVAL, "--host-config '%s' is not a file name", o->host_config);
 	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
-		return rg_err(err, n, -ENOENT, "--host-config %s: directory %s does not exist",
+		return rg_err(err, err_len, -ENOENT, "--host-config %s: directory %s does not exist",
 			      o->host_config, dir);
 	return 0;
 }
 
 int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
-		    struct rg_diags *diags, char *err, size_t n)
+		    struct rg_diags *diags, char *err, size_t err_len)
 {
 	struct sockaddr_in sa;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
-	ret = check_host_config(o, err, n);
+	ret = check_host_config(o, err, err_len);
 	if (ret)
 		return ret;
 	if (o->metrics_addr) {
-		ret = rg_metrics_parse_addr(o->metrics_addr, &sa, err, n);
+		ret = rg_metrics_parse_addr(o->metrics_addr, &sa, err, err_len);
 		if (ret)
 			return ret;
 	}
@@ -869,13 +869,13 @@ int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
 	return 0;
 }
 
-int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
+int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t err_len)
 {
 	struct daemon *d = calloc(1, sizeof(*d));
 	int ret;
 
 	if (!d) {
-		rg_set_err(err, n, "out of memory");
+		rg_set_err(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
 	d->o = o;
@@ -885,9 +885,9 @@ int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
 	snprintf(d->sh.reason, sizeof(d->sh.reason), "starting");
 	pthread_mutex_init(&d->sh.lock, NULL);
 
-	ret = check_host_config(o, err, n);
+	ret = check_host_config(o, err, err_len);
 	if (!ret)
-		ret = open_sources(d, err, n);
+		ret = open_sources(d, err, err_len);
 	if (ret)
 		goto out;
 	rg_log_event(dlog(d), RG_LOG_INFO, "start",
@@ -900,7 +900,7 @@ int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n)
 	update_ready(d);
 	loop(d);
 	if (!o->keep) {
-		ret = take_down(d, err, n);
+		ret = take_down(d, err, err_len);
 		if (!ret)
 			rg_log_event(dlog(d), RG_LOG_INFO, "exit", "datapath taken down");
 	} else {

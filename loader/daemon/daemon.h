@@ -51,7 +51,7 @@ struct rg_daemon_opts {
  * invalid config (every error in diags); -errno with a message in err.
  */
 int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
-		    struct rg_diags *diags, char *err, size_t n);
+		    struct rg_diags *diags, char *err, size_t err_len);
 
 /*
  * Run until SIGTERM or SIGINT.  Blocks SIGHUP, SIGTERM and SIGINT in the
@@ -59,6 +59,6 @@ int rg_daemon_check(const struct rg_daemon_opts *o, struct rg_config *cfg,
  * exit, or -errno with a message in err when the daemon cannot start or
  * cannot take the datapath down on exit.
  */
-int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t n);
+int rg_daemon_run(const struct rg_daemon_opts *o, char *err, size_t err_len);
 
 #endif /* RAILGATE_DAEMON_H */

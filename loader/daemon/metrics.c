@@ -200,7 +200,7 @@ struct rg_metrics_server {
 	struct rg_metrics_handlers h;
 };
 
-int rg_metrics_parse_addr(const char *s, struct sockaddr_in *sa, char *err, size_t n)
+int rg_metrics_parse_addr(const char *s, struct sockaddr_in *sa, char *err, size_t err_len)
 {
 	const char *colon = strrchr(s, ':');
 	char host[INET_ADDRSTRLEN];
@@ -210,14 +210,14 @@ int rg_metrics_parse_addr(const char *s, struct sockaddr_in *sa, char *err, size
 	memset(sa, 0, sizeof(*sa));
 	sa->sin_family = AF_INET;
 	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(host))
-		return rg_err(err, n, -EINVAL, "--metrics %s: expected ADDR:PORT, e.g. 0.0.0.0:9400", s);
+		return rg_err(err, err_len, -EINVAL, "--metrics %s: expected ADDR:PORT, e.g. 0.0.0.0:9400", s);
 	memcpy(host, s, (size_t)(colon - s));
 	host[colon - s] = '\0';
 	port = strtol(colon + 1, &end, 10);
 	if (!colon[1] || *end || port < 1 || port > 65535)
-		return rg_err(err, n, -EINVAL, "--metrics %s: the port must be 1..65535", s);
+		return rg_err(err, err_len, -EINVAL, "--metrics %s: the port must be 1..65535", s);
 	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
-		return rg_err(err, n, -EINVAL, "--metrics %s: '%s' is not an IPv4 address", s, host);
+		return rg_err(err, err_len, -EINVAL, "--metrics %s: '%s' is not an IPv4 address", s, host);
 	sa->sin_port = htons((uint16_t)port);
 	return 0;
 }
@@ -283,20 +283,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 }
 
 /* Bound here rather than by MHD: its failure would only say "NULL". */
-static int listen_on(const struct sockaddr_in *sa, char *err, size_t n)
+static int listen_on(const struct sockaddr_in *sa, char *err, size_t err_len)
 {
 	char addr[INET_ADDRSTRLEN];
 	int one = 1, ret;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0) {
-		rg_set_err(err, n, "metrics socket: %s", strerror(errno));
+		rg_set_err(err, err_len, "metrics socket: %s", strerror(errno));
 		return -errno;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) || listen(fd, METRICS_LISTEN_BACKLOG)) {
 		ret = -errno;
-		rg_set_err(err, n, "metrics %s:%u: %s",
+		rg_set_err(err, err_len, "metrics %s:%u: %s",
 			   inet_ntop(AF_INET, &sa->sin_addr, addr, sizeof(addr)),
 			   ntohs(sa->sin_port), strerror(-ret));
 		close(fd);
@@ -306,16 +306,16 @@ static int listen_on(const struct sockaddr_in *sa, char *err, size_t n)
 }
 
 int rg_metrics_server_start(struct rg_metrics_server **out, const struct sockaddr_in *sa,
-			    const struct rg_metrics_handlers *h, char *err, size_t n)
+			    const struct rg_metrics_handlers *h, char *err, size_t err_len)
 {
 	struct rg_metrics_server *srv = calloc(1, sizeof(*srv));
 	int fd;
 
 	*out = NULL;
 	if (!srv)
-		return rg_err(err, n, -ENOMEM, "out of memory");
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
 	srv->h = *h;
-	fd = listen_on(sa, err, n);
+	fd = listen_on(sa, err, err_len);
 	if (fd < 0) {
 		free(srv);
 		return fd;
@@ -327,7 +327,7 @@ int rg_metrics_server_start(struct rg_metrics_server **out, const struct sockadd
 				    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)METRICS_CONN_TIMEOUT_S,
 				    MHD_OPTION_END);
 	if (!srv->mhd) {
-		rg_set_err(err, n, "cannot start the metrics server (libmicrohttpd)");
+		rg_set_err(err, err_len, "cannot start the metrics server (libmicrohttpd)");
 		close(fd);
 		free(srv);
 		return -EIO;

@@ -79,11 +79,11 @@ struct rg_metrics_handlers {
 struct rg_metrics_server;
 
 /* "ADDR:PORT" (IPv4, port 1..65535) into sa.  0, or -EINVAL with a message. */
-int  rg_metrics_parse_addr(const char *s, struct sockaddr_in *sa, char *err, size_t n);
+int  rg_metrics_parse_addr(const char *s, struct sockaddr_in *sa, char *err, size_t err_len);
 /* Bind sa (in the caller's network namespace) and serve on a thread of its
  * own.  0, or -errno with a message ("127.0.0.1:9400: Address in use"). */
 int  rg_metrics_server_start(struct rg_metrics_server **out, const struct sockaddr_in *sa,
-			     const struct rg_metrics_handlers *h, char *err, size_t n);
+			     const struct rg_metrics_handlers *h, char *err, size_t err_len);
 void rg_metrics_server_stop(struct rg_metrics_server *srv);
 
 #endif /* RAILGATE_METRICS_H */

@@ -11,7 +11,7 @@
 int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 		    const enum rg_config_mode *mode, const struct rg_log *log,
 		    struct rg_apply_result *res,
-		    char *err, size_t n)
+		    char *err, size_t err_len)
 {
 	struct rg_datapath dp;
 	struct rg_plan plan = { 0 };
@@ -24,10 +24,10 @@ int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 
 	memset(res, 0, sizeof(*res));
 	rg_takeover_init(&takeover);
-	ret = rg_datapath_lock(&dp, pin_dir, err, n);
+	ret = rg_datapath_lock(&dp, pin_dir, err, err_len);
 	if (ret)
 		goto out;
-	ret = rg_datapath_open(&dp, false, err, n);
+	ret = rg_datapath_open(&dp, false, err, err_len);
 	res->fresh = ret == -ENOENT;
 	if (ret && !res->fresh)
 		goto out;
@@ -35,21 +35,21 @@ int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 		rg_rail_ids_from_table(&prev_ids, rails);
 		prev = &prev_ids;
 	}
-	ret = rg_nl_open(&nl, err, n);
+	ret = rg_nl_open(&nl, err, err_len);
 	if (ret)
 		goto out;
 	/* facts first, then one pure plan: nothing below asks the node again
 	 * until the datapath attaches */
 	rg_facts_gather(nl, cfg, &facts);
-	ret = rg_resolve_plan(cfg, mode ? *mode : cfg->mode, &facts, prev, &plan, log, err, n);
+	ret = rg_resolve_plan(cfg, mode ? *mode : cfg->mode, &facts, prev, &plan, log, err, err_len);
 	if (ret)
 		goto out;
 	if (res->fresh) {
 		/* another ABI's pins: an older one is taken over, a newer one refused */
-		ret = rg_takeover_scan(dp.root, &takeover, err, n);
+		ret = rg_takeover_scan(dp.root, &takeover, err, err_len);
 		if (ret)
 			goto out;
-		ret = rg_datapath_open(&dp, true, err, n);
+		ret = rg_datapath_open(&dp, true, err, err_len);
 		if (ret)
 			goto out;
 		if (takeover.abi) {
@@ -57,7 +57,7 @@ int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 			dp.takeover = &takeover;
 		}
 	}
-	ret = rg_datapath_apply(&dp, &plan, cfg->sha256, log, err, n);
+	ret = rg_datapath_apply(&dp, &plan, cfg->sha256, log, err, err_len);
 	if (ret) {
 		/* only what this call pinned: an older version's stay as they run */
 		if (res->fresh)

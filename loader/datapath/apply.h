@@ -33,6 +33,6 @@ struct rg_apply_result {
 int rg_apply_config(const char *pin_dir, const struct rg_config *cfg,
 		    const enum rg_config_mode *mode, const struct rg_log *log,
 		    struct rg_apply_result *res,
-		    char *err, size_t n);
+		    char *err, size_t err_len);
 
 #endif

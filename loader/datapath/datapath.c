@@ -34,7 +34,7 @@ static int mkdir_p(const char *path)
 
 /* A closed datapath of root: nothing open, nothing locked.  -ENAMETOOLONG
  * when root is too long for the pin paths under it. */
-static int datapath_init(struct rg_datapath *dp, const char *root, char *err, size_t n)
+static int datapath_init(struct rg_datapath *dp, const char *root, char *err, size_t err_len)
 {
 	memset(dp, 0, sizeof(*dp));
 	dp->lock_fd = -1;
@@ -42,7 +42,7 @@ static int datapath_init(struct rg_datapath *dp, const char *root, char *err, si
 		dp->prog_fd[i] = -1;
 	rg_map_set_init(&dp->maps);
 	snprintf(dp->root, sizeof(dp->root), "%s", root);
-	return rg_pin_version_dir(dp->dir, sizeof(dp->dir), root, RG_ABI_VERSION, err, n);
+	return rg_pin_version_dir(dp->dir, sizeof(dp->dir), root, RG_ABI_VERSION, err, err_len);
 }
 
 static bool same_inode(const struct stat *a, const struct stat *b)
@@ -57,7 +57,7 @@ static bool same_inode(const struct stat *a, const struct stat *b)
  * older railgate's down, a person) holds a lock nobody else takes, so the
  * lock is taken again on the directory the path names now.
  */
-static int lock_root(const char *root, char *err, size_t n)
+static int lock_root(const char *root, char *err, size_t err_len)
 {
 	for (int attempt = 0; attempt < 8; attempt++) {
 		struct stat locked, now;
@@ -66,7 +66,7 @@ static int lock_root(const char *root, char *err, size_t n)
 		if (fd < 0 && errno == ENOENT) {
 			ret = mkdir_p(root);
 			if (ret)
-				return rg_err(err, n, ret, "cannot create pin directory %s: %s", root,
+				return rg_err(err, err_len, ret, "cannot create pin directory %s: %s", root,
 					      strerror(-ret));
 			continue;
 		}
@@ -74,41 +74,41 @@ static int lock_root(const char *root, char *err, size_t n)
 			ret = -errno;
 			if (fd >= 0)
 				close(fd);
-			return rg_err(err, n, ret, "cannot lock %s: %s", root, strerror(-ret));
+			return rg_err(err, err_len, ret, "cannot lock %s: %s", root, strerror(-ret));
 		}
 		if (!stat(root, &now) && same_inode(&locked, &now))
 			return fd;
 		close(fd);   /* replaced while we waited: lock the new one */
 	}
-	return rg_err(err, n, -EAGAIN, "cannot lock %s: it keeps being removed", root);
+	return rg_err(err, err_len, -EAGAIN, "cannot lock %s: it keeps being removed", root);
 }
 
-int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n)
+int rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t err_len)
 {
 	struct statfs st;
 	int ret;
 
-	ret = datapath_init(dp, root, err, n);
+	ret = datapath_init(dp, root, err, err_len);
 	if (ret)
 		return ret;
 	ret = mkdir_p(root);
 	if (ret)
-		return rg_err(err, n, ret, "cannot create pin directory %s: %s", root, strerror(-ret));
+		return rg_err(err, err_len, ret, "cannot create pin directory %s: %s", root, strerror(-ret));
 	if (statfs(root, &st) || st.f_type != BPF_FS_MAGIC_NUMBER)
-		return rg_err(err, n, -ENOTSUP,
+		return rg_err(err, err_len, -ENOTSUP,
 			      "%s is not on a bpf filesystem (mount -t bpf bpf /sys/fs/bpf)", root);
-	ret = lock_root(root, err, n);
+	ret = lock_root(root, err, err_len);
 	if (ret < 0)
 		return ret;
 	dp->lock_fd = ret;
 	return 0;
 }
 
-int rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t n)
+int rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t err_len)
 {
-	int ret = datapath_init(dp, root, err, n);
+	int ret = datapath_init(dp, root, err, err_len);
 
-	return ret ? ret : rg_datapath_open(dp, false, err, n);
+	return ret ? ret : rg_datapath_open(dp, false, err, err_len);
 }
 
 static bool exists(const char *path)
@@ -116,25 +116,25 @@ static bool exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t n)
+static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t err_len)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
 	int ret;
 
-	ret = rg_pin_progs_dir(dir, sizeof(dir), vdir, err, n);
+	ret = rg_pin_progs_dir(dir, sizeof(dir), vdir, err, err_len);
 	if (ret)
 		return ret;
 	ret = mkdir_p(dir);
 	if (ret)
-		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
+		return rg_err(err, err_len, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		ret = rg_pin_prog(path, sizeof(path), vdir, i, err, n);
+		ret = rg_pin_prog(path, sizeof(path), vdir, i, err, err_len);
 		if (ret)
 			return ret;
 		unlink(path);
 		if (bpf_obj_pin(dp->prog_fd[i], path)) {
 			ret = -errno;
-			return rg_err(err, n, ret, "cannot pin %s: %s", path, strerror(-ret));
+			return rg_err(err, err_len, ret, "cannot pin %s: %s", path, strerror(-ret));
 		}
 	}
 	return 0;
@@ -143,7 +143,7 @@ static int pin_progs(struct rg_datapath *dp, const char *vdir, char *err, size_t
 /* Load the object, reusing whatever maps are pinned, and pin the rest
  * under vdir (dp->dir, or the staging directory of a fresh load). */
 static int load_object(struct rg_datapath *dp, bool maps_pinned, const char *vdir,
-		       char *err, size_t n)
+		       char *err, size_t err_len)
 {
 	struct railgate *skel;
 	int ret;
@@ -151,31 +151,31 @@ static int load_object(struct rg_datapath *dp, bool maps_pinned, const char *vdi
 	skel = railgate__open();
 	if (!skel) {
 		ret = -errno;
-		return rg_err(err, n, ret, "cannot open the BPF object: %s", strerror(-ret));
+		return rg_err(err, err_len, ret, "cannot open the BPF object: %s", strerror(-ret));
 	}
 	if (maps_pinned) {
-		ret = rg_map_set_reuse_in_object(&dp->maps, skel->obj, err, n);
+		ret = rg_map_set_reuse_in_object(&dp->maps, skel->obj, err, err_len);
 		if (ret)
 			goto fail;
 	}
 	ret = railgate__load(skel);
 	if (ret) {
-		rg_set_err(err, n, "the kernel refused the BPF programs: %s (run with "
+		rg_set_err(err, err_len, "the kernel refused the BPF programs: %s (run with "
 			   "LIBBPF_LOG=1 for the verifier log)", strerror(-ret));
 		goto fail;
 	}
 	if (!maps_pinned) {
-		ret = rg_map_set_from_object(&dp->maps, skel->obj, err, n);
+		ret = rg_map_set_from_object(&dp->maps, skel->obj, err, err_len);
 		if (ret)
 			goto fail;
-		ret = rg_map_set_pin(&dp->maps, vdir, err, n);
+		ret = rg_map_set_pin(&dp->maps, vdir, err, err_len);
 		if (ret)
 			goto fail;
 	}
 	dp->prog_fd[RG_PROG_XDP] = dup(bpf_program__fd(skel->progs.railgate_xdp));
 	dp->prog_fd[RG_PROG_TC] = dup(bpf_program__fd(skel->progs.railgate_tc));
 	dp->skel = skel;
-	return pin_progs(dp, vdir, err, n);
+	return pin_progs(dp, vdir, err, err_len);
 fail:
 	railgate__destroy(skel);
 	return ret;
@@ -189,25 +189,25 @@ fail:
  * removes.  bpffs refuses dots in names, hence no ".tmp".
  */
 
-static int load_fresh(struct rg_datapath *dp, char *err, size_t n)
+static int load_fresh(struct rg_datapath *dp, char *err, size_t err_len)
 {
 	char staging[PATH_MAX];
 	int ret;
 
-	ret = rg_pin_staging_dir(staging, sizeof(staging), dp->root, RG_ABI_VERSION, err, n);
+	ret = rg_pin_staging_dir(staging, sizeof(staging), dp->root, RG_ABI_VERSION, err, err_len);
 	if (ret)
 		return ret;
 	rg_pin_tree_remove(staging);
 	ret = mkdir_p(staging);
 	if (ret)
-		return rg_err(err, n, ret, "cannot create %s: %s", staging, strerror(-ret));
-	ret = load_object(dp, false, staging, err, n);
+		return rg_err(err, err_len, ret, "cannot create %s: %s", staging, strerror(-ret));
+	ret = load_object(dp, false, staging, err, err_len);
 	if (ret)
 		goto fail;
 	rmdir(dp->dir);   /* an empty leftover would make the rename fail */
 	if (rename(staging, dp->dir)) {
 		ret = -errno;
-		rg_set_err(err, n, "cannot move %s to %s: %s", staging, dp->dir, strerror(-ret));
+		rg_set_err(err, err_len, "cannot move %s to %s: %s", staging, dp->dir, strerror(-ret));
 		goto fail;
 	}
 	return 0;
@@ -218,7 +218,7 @@ fail:
 
 /* "Not up", and whether another ABI's railgate is (the takeover's case,
  * takeover.h): its version and what to do. */
-static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
+static int not_up_err(const struct rg_datapath *dp, char *err, size_t err_len)
 {
 	char other_dir[PATH_MAX];
 	struct dirent *de;
@@ -234,39 +234,39 @@ static int not_up_err(const struct rg_datapath *dp, char *err, size_t n)
 	if (d)
 		closedir(d);
 	if (!other)
-		return rg_err(err, n, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
+		return rg_err(err, err_len, -ENOENT, "railgate is not up (nothing pinned under %s)", dp->dir);
 	rg_pin_version_dir(other_dir, sizeof(other_dir), dp->root, other, NULL, 0);
-	return rg_err(err, n, -ENOENT,
+	return rg_err(err, err_len, -ENOENT,
 		      "this railgate (map ABI v%d) is not up: railgate ABI v%d runs this node "
 		      "(pins under %s); %s", RG_ABI_VERSION, other, other_dir,
 		      other < RG_ABI_VERSION ? "this release's `railgate up` takes it over hitlessly"
 					     : "use the newer binary");
 }
 
-int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
+int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t err_len)
 {
 	char maps_dir[PATH_MAX], path[PATH_MAX];
 	bool maps_pinned, progs_pinned = true;
 	int ret;
 
-	ret = rg_pin_maps_dir(maps_dir, sizeof(maps_dir), dp->dir, err, n);
+	ret = rg_pin_maps_dir(maps_dir, sizeof(maps_dir), dp->dir, err, err_len);
 	if (ret)
 		return ret;
 	maps_pinned = exists(maps_dir);
 	if (maps_pinned) {
-		ret = rg_map_set_from_pins(&dp->maps, dp->dir, err, n);
+		ret = rg_map_set_from_pins(&dp->maps, dp->dir, err, err_len);
 		if (ret) {
-			rg_set_err(err + strlen(err), n - strlen(err),
+			rg_set_err(err + strlen(err), err_len - strlen(err),
 				   " (the pinned state under %s is incomplete: run `railgate down`)",
 				   dp->dir);
 			return ret;
 		}
 	} else if (!create) {
-		return not_up_err(dp, err, n);
+		return not_up_err(dp, err, err_len);
 	}
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		ret = rg_pin_prog(path, sizeof(path), dp->dir, i, err, n);
+		ret = rg_pin_prog(path, sizeof(path), dp->dir, i, err, err_len);
 		if (ret)
 			return ret;
 		dp->prog_fd[i] = maps_pinned ? bpf_obj_get(path) : -1;
@@ -281,10 +281,10 @@ int rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n)
 		}
 		if (!create) {
 			rg_pin_progs_dir(path, sizeof(path), dp->dir, NULL, 0);
-			return rg_err(err, n, -ENOENT, "the programs are not pinned under %s "
+			return rg_err(err, err_len, -ENOENT, "the programs are not pinned under %s "
 				      "(half-broken state: run `railgate down`)", path);
 		}
-		ret = maps_pinned ? load_object(dp, true, dp->dir, err, n) : load_fresh(dp, err, n);
+		ret = maps_pinned ? load_object(dp, true, dp->dir, err, err_len) : load_fresh(dp, err, err_len);
 		if (ret)
 			return ret;
 	}
@@ -503,13 +503,13 @@ static void detach_attachment(const struct rg_datapath *dp, const struct rg_atta
 		rg_pin_detach(a->pin);
 }
 
-static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t n)
+static int uplink_add(struct rg_datapath *dp, uint32_t ifindex, char *err, size_t err_len)
 {
 	char why[256], name[IF_NAMESIZE];
 	int ret = rg_map_set_put_tx_port(&dp->maps, ifindex, why, sizeof(why));
 
 	if (ret)
-		return rg_err(err, n, ret, "cannot add uplink %s to the redirect map: %s",
+		return rg_err(err, err_len, ret, "cannot add uplink %s to the redirect map: %s",
 			      rg_ifname_str((int)ifindex, name), why);
 	return 0;
 }
@@ -528,22 +528,22 @@ static void uplinks_retire(struct rg_datapath *dp, uint32_t keep)
 }
 
 /* Attach the program of a->mode to a->ifindex; a link is pinned at a->pin. */
-static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, size_t n)
+static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, size_t err_len)
 {
 	int prog_fd = dp->prog_fd[rg_attach_mode_is_tc(a->mode) ? RG_PROG_TC : RG_PROG_XDP];
 	int link_fd, ret;
 
 	if (a->mode == RG_MODE_TC_CLSACT)
-		return rg_clsact_attach(prog_fd, a->ifindex, err, n);
-	ret = rg_pin_link(a->pin, sizeof(a->pin), dp->dir, a->ifindex, a->mode, err, n);
+		return rg_clsact_attach(prog_fd, a->ifindex, err, err_len);
+	ret = rg_pin_link(a->pin, sizeof(a->pin), dp->dir, a->ifindex, a->mode, err, err_len);
 	if (!ret)
-		ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, n);
+		ret = rg_attach_link(prog_fd, a->ifindex, a->mode, &link_fd, err, err_len);
 	if (ret)
 		return ret;
 	unlink(a->pin);
 	if (bpf_obj_pin(link_fd, a->pin)) {
 		ret = -errno;
-		rg_set_err(err, n, "cannot pin %s: %s", a->pin, strerror(-ret));
+		rg_set_err(err, err_len, "cannot pin %s: %s", a->pin, strerror(-ret));
 		a->pin[0] = '\0';
 	}
 	close(link_fd);     /* pinned: the pin holds it; not pinned: closing detaches it */
@@ -553,7 +553,7 @@ static int attach_one(struct rg_datapath *dp, struct rg_attached *a, char *err, 
 static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			   const struct rg_attached *links, size_t n_links,
 			   struct rg_new_link *added, size_t *n_added, const struct rg_log *log,
-			   char *err, size_t n)
+			   char *err, size_t err_len)
 {
 	static struct rg_rail active[RG_MAX_RAILS];
 	char dir[PATH_MAX], name[IF_NAMESIZE];
@@ -561,16 +561,16 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 
 	ret = rg_datapath_active_rails(dp, active);
 	if (ret) {
-		rg_set_err(err, n, "cannot read the running rails: %s", strerror(-ret));
+		rg_set_err(err, err_len, "cannot read the running rails: %s", strerror(-ret));
 		return ret;
 	}
 
-	ret = rg_pin_links_dir(dir, sizeof(dir), dp->dir, err, n);
+	ret = rg_pin_links_dir(dir, sizeof(dir), dp->dir, err, err_len);
 	if (ret)
 		return ret;
 	ret = mkdir_p(dir);
 	if (ret)
-		return rg_err(err, n, ret, "cannot create %s: %s", dir, strerror(-ret));
+		return rg_err(err, err_len, ret, "cannot create %s: %s", dir, strerror(-ret));
 	for (size_t i = 0; i < plan->n_reps; i++) {
 		const struct rg_plan_rep *pr = &plan->reps[i];
 		struct rg_new_link *nl = &added[*n_added];
@@ -604,7 +604,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 			ret = rep_write(dp, pr->ifindex, &rep);
 		}
 		if (ret)
-			return rg_err(err, n, ret, "%s: cannot write the representor entry: %s",
+			return rg_err(err, err_len, ret, "%s: cannot write the representor entry: %s",
 				      pr->name, strerror(-ret));
 
 		/* Native and generic XDP cannot coexist on one device: an XDP
@@ -620,7 +620,7 @@ static int attach_new_reps(struct rg_datapath *dp, const struct rg_plan *plan,
 		}
 		nl->at = (struct rg_attached){ .ifindex = pr->ifindex, .alive = true,
 					       .mode = (enum rg_attach_mode)pr->mode };
-		ret = attach_one(dp, &nl->at, err, n);
+		ret = attach_one(dp, &nl->at, err, err_len);
 		if (ret) {
 			rep_write(dp, pr->ifindex, &nl->old_rep);
 			return ret;
@@ -671,7 +671,7 @@ static void retire_links(struct rg_datapath *dp, const struct rg_plan *plan,
 }
 
 int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
-		      const uint8_t digest[32], const struct rg_log *log, char *err, size_t n)
+		      const uint8_t digest[32], const struct rg_log *log, char *err, size_t err_len)
 {
 	struct rg_fib_image img = { 0 };
 	struct rg_attached *links = NULL;
@@ -683,19 +683,19 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 	bool uplink_new;
 	int ret;
 
-	ret = rg_fib_compile(plan->routes, plan->n_routes, &img, err, n);
+	ret = rg_fib_compile(plan->routes, plan->n_routes, &img, err, err_len);
 	if (ret)
 		return ret;
 	ret = rg_datapath_links(dp, &links, &n_links);
 	if (ret) {
-		rg_set_err(err, n, "cannot list the pinned links: %s", strerror(-ret));
+		rg_set_err(err, err_len, "cannot list the pinned links: %s", strerror(-ret));
 		goto out;
 	}
 	added = calloc(plan->n_reps + 1, sizeof(*added));
 	bindings = plan_bindings(plan);
 	if (!added || !bindings) {
 		ret = -ENOMEM;
-		rg_set_err(err, n, "out of memory");
+		rg_set_err(err, err_len, "out of memory");
 		goto out;
 	}
 	rg_datapath_active_egress(dp, &old_eg);
@@ -703,17 +703,17 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 
 	/* 1. the new generation, invisible to the datapath until the flip */
 	ret = rg_map_set_write_generation(&dp->maps, next_gen, &img, plan->rails,
-					  &plan->egress, &plan->icmp, bindings, plan->n_reps, err, n);
+					  &plan->egress, &plan->icmp, bindings, plan->n_reps, err, err_len);
 	if (ret)
 		goto out;
 	/* 2. the uplink must accept redirects before any frame is sent there */
 	uplink_new = !(old_eg.flags & RG_EGRESS_F_VALID) ||
 		     old_eg.uplink_ifindex != plan->egress.uplink_ifindex;
-	ret = uplink_add(dp, plan->egress.uplink_ifindex, err, n);
+	ret = uplink_add(dp, plan->egress.uplink_ifindex, err, err_len);
 	if (ret)
 		goto out;
 	/* 3. new representors: entry in the running generation, then the link */
-	ret = attach_new_reps(dp, plan, links, n_links, added, &n_added, log, err, n);
+	ret = attach_new_reps(dp, plan, links, n_links, added, &n_added, log, err, err_len);
 	if (ret) {
 		rollback_new_links(dp, added, n_added);
 		if (uplink_new)
@@ -723,14 +723,14 @@ int rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
 	/* 4. the flip: one aligned store, from here on the new config runs */
 	ret = rg_map_set_activate(&dp->maps, next_gen, digest);
 	if (ret) {
-		rg_set_err(err, n, "cannot activate the new tables: %s", strerror(-ret));
+		rg_set_err(err, err_len, "cannot activate the new tables: %s", strerror(-ret));
 		rollback_new_links(dp, added, n_added);
 		goto out;
 	}
 	/* 4b. an older railgate's interfaces: onto this program, now that
 	 * its tables are active (on failure they all go back) */
 	if (dp->takeover) {
-		ret = rg_takeover_move(dp->takeover, dp->dir, dp->prog_fd, plan, log, err, n);
+		ret = rg_takeover_move(dp->takeover, dp->dir, dp->prog_fd, plan, log, err, err_len);
 		if (ret) {
 			rollback_new_links(dp, added, n_added);
 			goto out;
@@ -825,7 +825,7 @@ int rg_datapath_discard(struct rg_datapath *dp)
 	return 0;
 }
 
-int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n)
+int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t err_len)
 {
 	struct dirent *de;
 	DIR *d;
@@ -835,7 +835,7 @@ int rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err
 	if (!d) {
 		if (errno == ENOENT)
 			return 0;
-		rg_set_err(err, n, "cannot read %s: %s", dp->root, strerror(errno));
+		rg_set_err(err, err_len, "cannot read %s: %s", dp->root, strerror(errno));
 		return -errno;
 	}
 	/* Links first, so frames stop going through the program before its

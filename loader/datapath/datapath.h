@@ -52,14 +52,14 @@ struct rg_attached {
 
 /* Lock the pin root exclusively (creating it): what a writer (up, down, the
  * daemon's applies) does before rg_datapath_open. */
-int  rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t n);
+int  rg_datapath_lock(struct rg_datapath *dp, const char *root, char *err, size_t err_len);
 /* A reader's open (status, stats, lookup, metrics, readiness): adopt the
  * pins without the lock, so it never waits behind a reload, and without
  * creating anything.  -ENOENT when nothing is pinned. */
-int  rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t n);
+int  rg_datapath_open_readonly(struct rg_datapath *dp, const char *root, char *err, size_t err_len);
 /* Adopt the pinned maps and programs; with create, load and pin them when
  * nothing is pinned.  -ENOENT when nothing is pinned and !create. */
-int  rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t n);
+int  rg_datapath_open(struct rg_datapath *dp, bool create, char *err, size_t err_len);
 void rg_datapath_close(struct rg_datapath *dp);   /* unlock, close fds; safe twice */
 
 /* The rails table of the active generation. */
@@ -76,7 +76,7 @@ int  rg_datapath_links(const struct rg_datapath *dp, struct rg_attached **out, s
  * change is logged as it is made (log may be NULL).
  */
 int  rg_datapath_apply(struct rg_datapath *dp, const struct rg_plan *plan,
-		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t n);
+		       const uint8_t digest[32], const struct rg_log *log, char *err, size_t err_len);
 
 /* After an apply that took over an older version's node (dp->takeover):
  * its leftovers detached, its counters carried over, its pins removed
@@ -90,6 +90,6 @@ int  rg_datapath_discard(struct rg_datapath *dp);
 /* Detach everything and remove every pin under root (all ABI versions and
  * a fresh load's staging directory), keeping root itself, the lock's inode.
  * Safe to run twice and on a half-broken state.  Needs the lock. */
-int  rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t n);
+int  rg_datapath_down(struct rg_datapath *dp, const struct rg_log *log, char *err, size_t err_len);
 
 #endif /* RAILGATE_DATAPATH_H */

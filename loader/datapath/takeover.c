@@ -49,7 +49,7 @@ static int add_link(struct rg_takeover *t, int ifindex, enum rg_attach_mode mode
 
 /* The old version's links and programs (the programs: to put a moved link
  * back, and to replace only a link that still runs the old one). */
-static int read_old(struct rg_takeover *t, char *err, size_t n)
+static int read_old(struct rg_takeover *t, char *err, size_t err_len)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -57,18 +57,18 @@ static int read_old(struct rg_takeover *t, char *err, size_t n)
 	DIR *d;
 
 	for (int i = 0; i < RG_PROG_COUNT; i++) {
-		ret = rg_pin_prog(path, sizeof(path), t->dir, i, err, n);
+		ret = rg_pin_prog(path, sizeof(path), t->dir, i, err, err_len);
 		if (ret)
 			return ret;
 		t->old_prog_fd[i] = bpf_obj_get(path);
 	}
 	t->old_tc_prog_id = rg_prog_id(t->old_prog_fd[RG_PROG_TC]);
-	ret = rg_pin_links_dir(path, sizeof(path), t->dir, err, n);
+	ret = rg_pin_links_dir(path, sizeof(path), t->dir, err, err_len);
 	if (ret)
 		return ret;
 	d = opendir(path);
 	if (!d)
-		return errno == ENOENT ? 0 : rg_err(err, n, -errno, "cannot read %s: %s", path,
+		return errno == ENOENT ? 0 : rg_err(err, err_len, -errno, "cannot read %s: %s", path,
 						    strerror(errno));
 	while ((de = readdir(d))) {
 		char pin[PATH_MAX];
@@ -79,14 +79,14 @@ static int read_old(struct rg_takeover *t, char *err, size_t n)
 			continue;
 		if (add_link(t, ifindex, mode, pin)) {
 			closedir(d);
-			return rg_err(err, n, -ENOMEM, "out of memory");
+			return rg_err(err, err_len, -ENOMEM, "out of memory");
 		}
 	}
 	closedir(d);
 	return 0;
 }
 
-int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t n)
+int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t err_len)
 {
 	struct dirent *de;
 	DIR *d;
@@ -94,7 +94,7 @@ int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t 
 	rg_takeover_init(t);
 	d = opendir(root);
 	if (!d)
-		return errno == ENOENT ? 0 : rg_err(err, n, -errno, "cannot read %s: %s", root,
+		return errno == ENOENT ? 0 : rg_err(err, err_len, -errno, "cannot read %s: %s", root,
 						    strerror(errno));
 	while ((de = readdir(d))) {
 		int ver = rg_pin_version_of(de->d_name);
@@ -103,7 +103,7 @@ int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t 
 			continue;
 		if (ver > RG_ABI_VERSION) {
 			/* the message before closedir: de lives in d's buffer */
-			rg_err(err, n, -EEXIST,
+			rg_err(err, err_len, -EEXIST,
 			       "a newer railgate (map ABI v%d, pins under %s/%s) runs this node; "
 			       "this one (ABI v%d) never takes a node from a newer one: run the "
 			       "newer binary, or its `railgate down` first",
@@ -117,7 +117,7 @@ int rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t 
 	closedir(d);
 	if (!t->abi)
 		return 0;
-	return read_old(t, err, n);
+	return read_old(t, err, err_len);
 }
 
 bool rg_takeover_holds(const struct rg_takeover *t, int ifindex, enum rg_attach_mode mode)
@@ -166,7 +166,7 @@ static int link_swap(const char *pin, int new_fd, int old_fd)
 
 /* Move one attachment the plan keeps in its mode onto new_fd. */
 static int move_one(struct rg_takeover *t, struct rg_old_link *l, const char *vdir,
-		    int new_fd, char *err, size_t n)
+		    int new_fd, char *err, size_t err_len)
 {
 	char name[IF_NAMESIZE];
 	int ret;
@@ -174,27 +174,27 @@ static int move_one(struct rg_takeover *t, struct rg_old_link *l, const char *vd
 	rg_ifname_str(l->ifindex, name);
 	if (l->mode == RG_MODE_TC_CLSACT) {
 		/* railgate_tc at railgate's slot is railgate's: replaced in place */
-		ret = rg_clsact_attach(new_fd, l->ifindex, err, n);
+		ret = rg_clsact_attach(new_fd, l->ifindex, err, err_len);
 		l->moved = !ret;
 		return ret;
 	}
 	ret = link_swap(l->pin, new_fd, old_prog_of(t, l->mode));
 	if (ret)
-		return rg_err(err, n, ret, "%s: cannot move railgate ABI v%d's %s link to this "
+		return rg_err(err, err_len, ret, "%s: cannot move railgate ABI v%d's %s link to this "
 			      "version's program: %s", name, t->abi, rg_attach_mode_name(l->mode),
 			      strerror(-ret));
 	l->moved = true;
-	ret = rg_pin_link(l->new_pin, sizeof(l->new_pin), vdir, l->ifindex, l->mode, err, n);
+	ret = rg_pin_link(l->new_pin, sizeof(l->new_pin), vdir, l->ifindex, l->mode, err, err_len);
 	if (ret)
 		return ret;
 	ret = rg_link_pin_copy(l->pin, l->new_pin);
 	if (ret)
-		return rg_err(err, n, ret, "cannot pin %s: %s", l->new_pin, strerror(-ret));
+		return rg_err(err, err_len, ret, "cannot pin %s: %s", l->new_pin, strerror(-ret));
 	return 0;
 }
 
 int rg_takeover_move(struct rg_takeover *t, const char *vdir, const int prog_fd[RG_PROG_COUNT],
-		     const struct rg_plan *plan, const struct rg_log *log, char *err, size_t n)
+		     const struct rg_plan *plan, const struct rg_log *log, char *err, size_t err_len)
 {
 	size_t moved = 0;
 	int ret;
@@ -206,7 +206,7 @@ int rg_takeover_move(struct rg_takeover *t, const char *vdir, const int prog_fd[
 		if (pr->mode == RG_MODE_TC_CLSACT &&
 		    rg_takeover_holds(t, pr->ifindex, RG_MODE_TC_CLSACT) &&
 		    add_link(t, pr->ifindex, RG_MODE_TC_CLSACT, ""))
-			return rg_err(err, n, -ENOMEM, "out of memory");
+			return rg_err(err, err_len, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < t->n_links; i++) {
 		struct rg_old_link *l = &t->links[i];
@@ -218,10 +218,10 @@ int rg_takeover_move(struct rg_takeover *t, const char *vdir, const int prog_fd[
 				  (enum rg_attach_mode)plan->reps[r].mode == l->mode;
 		if (!planned)
 			continue;     /* rg_takeover_finish detaches it */
-		ret = move_one(t, l, vdir, new_fd, err, n);
+		ret = move_one(t, l, vdir, new_fd, err, err_len);
 		if (ret) {
 			rg_takeover_revert(t);
-			snprintf(err + strlen(err), n - strlen(err),
+			snprintf(err + strlen(err), err_len - strlen(err),
 				 " (every interface is back on railgate ABI v%d)", t->abi);
 			return ret;
 		}

@@ -62,7 +62,7 @@ void rg_takeover_init(struct rg_takeover *t);
  * becomes t (t->abi 0 when there is none).  -EEXIST with a message when a
  * newer version's pins are there.  Reads only.
  */
-int  rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t n);
+int  rg_takeover_scan(const char *root, struct rg_takeover *t, char *err, size_t err_len);
 
 /* Does the old version hold ifindex in mode (a link, or for clsact the
  * filter running its program)?  Then the move after the flip attaches it. */
@@ -81,7 +81,7 @@ const struct rg_old_link *rg_takeover_other_xdp(const struct rg_takeover *t, int
  * On failure every link moved so far goes back.
  */
 int  rg_takeover_move(struct rg_takeover *t, const char *vdir, const int prog_fd[RG_PROG_COUNT],
-		      const struct rg_plan *plan, const struct rg_log *log, char *err, size_t n);
+		      const struct rg_plan *plan, const struct rg_log *log, char *err, size_t err_len);
 
 /* Put every moved link back on the old program and drop its new pin. */
 void rg_takeover_revert(struct rg_takeover *t);

@@ -27,7 +27,7 @@
 #endif
 
 static int attach_xdp(int prog_fd, int ifindex, __u32 flags, int *link_fd,
-		      char *err, size_t errlen)
+		      char *err, size_t err_len)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = flags);
 	char name[IF_NAMESIZE];
@@ -40,17 +40,17 @@ static int attach_xdp(int prog_fd, int ifindex, __u32 flags, int *link_fd,
 	fd = -errno;
 	rg_ifname_str(ifindex, name);
 	if (fd == -EBUSY || fd == -EEXIST)
-		rg_set_err(err, errlen, "%s: another XDP program is attached (not railgate's); "
+		rg_set_err(err, err_len, "%s: another XDP program is attached (not railgate's); "
 			   "railgate never replaces it", name);
 	else if (fd == -EOPNOTSUPP && (flags & XDP_FLAGS_DRV_MODE))
-		rg_set_err(err, errlen, "%s: the driver has no native XDP", name);
+		rg_set_err(err, err_len, "%s: the driver has no native XDP", name);
 	else
-		rg_set_err(err, errlen, "%s: attaching XDP (%s mode) failed: %s", name,
+		rg_set_err(err, err_len, "%s: attaching XDP (%s mode) failed: %s", name,
 			   (flags & XDP_FLAGS_SKB_MODE) ? "generic" : "native", strerror(-fd));
 	return fd;
 }
 
-static int attach_tcx(int prog_fd, int ifindex, int *link_fd, char *err, size_t errlen)
+static int attach_tcx(int prog_fd, int ifindex, int *link_fd, char *err, size_t err_len)
 {
 	char name[IF_NAMESIZE];
 	int fd = bpf_link_create(prog_fd, ifindex, RG_BPF_TCX_INGRESS, NULL);
@@ -60,30 +60,30 @@ static int attach_tcx(int prog_fd, int ifindex, int *link_fd, char *err, size_t 
 		return 0;
 	}
 	fd = -errno;
-	rg_set_err(err, errlen, "%s: attaching the tc (tcx ingress) program failed: %s%s",
+	rg_set_err(err, err_len, "%s: attaching the tc (tcx ingress) program failed: %s%s",
 		   rg_ifname_str(ifindex, name), strerror(-fd),
 		   fd == -EINVAL ? " (tcx needs Linux 6.6 or later)" : "");
 	return fd;
 }
 
 int rg_attach_link(int prog_fd, int ifindex, enum rg_attach_mode mode, int *link_fd,
-		   char *err, size_t errlen)
+		   char *err, size_t err_len)
 {
 	switch (mode) {
 	case RG_MODE_XDP:
-		return attach_xdp(prog_fd, ifindex, XDP_FLAGS_DRV_MODE, link_fd, err, errlen);
+		return attach_xdp(prog_fd, ifindex, XDP_FLAGS_DRV_MODE, link_fd, err, err_len);
 	case RG_MODE_XDP_GENERIC:
-		return attach_xdp(prog_fd, ifindex, XDP_FLAGS_SKB_MODE, link_fd, err, errlen);
+		return attach_xdp(prog_fd, ifindex, XDP_FLAGS_SKB_MODE, link_fd, err, err_len);
 	case RG_MODE_TC:
-		return attach_tcx(prog_fd, ifindex, link_fd, err, errlen);
+		return attach_tcx(prog_fd, ifindex, link_fd, err, err_len);
 	case RG_MODE_TC_CLSACT:
-		rg_set_err(err, errlen, "ifindex %d: a clsact filter is not a link "
+		rg_set_err(err, err_len, "ifindex %d: a clsact filter is not a link "
 			   "(use rg_clsact_attach)", ifindex);
 		return -EINVAL;
 	case RG_MODE_NONE:
 		break;
 	}
-	return rg_err(err, errlen, -EINVAL, "no attach mode chosen for ifindex %d", ifindex);
+	return rg_err(err, err_len, -EINVAL, "no attach mode chosen for ifindex %d", ifindex);
 }
 
 int rg_link_ifindex(int link_fd)
@@ -246,14 +246,14 @@ __u32 rg_clsact_prog_id(int ifindex)
 	return prog_id;
 }
 
-static int foreign_slot_err(const char *name, char *err, size_t errlen)
+static int foreign_slot_err(const char *name, char *err, size_t err_len)
 {
-	rg_set_err(err, errlen, "%s: another tc filter holds railgate's handle 0x%x and "
+	rg_set_err(err, err_len, "%s: another tc filter holds railgate's handle 0x%x and "
 		   "priority 0x%x; railgate never replaces it", name, RG_TC_HANDLE, RG_TC_PRIORITY);
 	return -EEXIST;
 }
 
-int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
+int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t err_len)
 {
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts opts;
@@ -268,14 +268,14 @@ int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
 	ret = bpf_tc_hook_create(&hook);
 	unmute_kernel_acks();
 	if (ret && ret != -EEXIST)
-		return rg_err(err, errlen, ret, "%s: cannot create the clsact qdisc: %s", name,
+		return rg_err(err, err_len, ret, "%s: cannot create the clsact qdisc: %s", name,
 			      strerror(-ret));
 	ret = query_slot(ifindex, rg_prog_id(prog_fd), &slot);
 	if (ret)
-		return rg_err(err, errlen, ret, "%s: cannot list the tc ingress filters: %s", name,
+		return rg_err(err, err_len, ret, "%s: cannot list the tc ingress filters: %s", name,
 			      strerror(-ret));
 	if (slot == SLOT_FOREIGN)
-		return foreign_slot_err(name, err, errlen);
+		return foreign_slot_err(name, err, err_len);
 	our_filter(&opts);
 	opts.prog_fd = prog_fd;
 	if (slot == SLOT_OURS)
@@ -284,9 +284,9 @@ int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen)
 	/* a filter tc cannot describe as eBPF (classic BPF) looks empty to
 	 * query_slot; the exclusive create still refuses to replace it */
 	if (ret == -EEXIST)
-		return foreign_slot_err(name, err, errlen);
+		return foreign_slot_err(name, err, err_len);
 	if (ret)
-		rg_set_err(err, errlen, "%s: attaching the tc (clsact ingress) filter failed: %s",
+		rg_set_err(err, err_len, "%s: attaching the tc (clsact ingress) filter failed: %s",
 			   name, strerror(-ret));
 	return ret;
 }

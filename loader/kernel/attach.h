@@ -21,7 +21,7 @@
 
 /* Attach prog_fd to ifindex in mode; on success *link_fd is the new link. */
 int rg_attach_link(int prog_fd, int ifindex, enum rg_attach_mode mode, int *link_fd,
-		   char *err, size_t errlen);
+		   char *err, size_t err_len);
 
 /* The ifindex a link is attached to (0 when its device is gone), or -errno. */
 int rg_link_ifindex(int link_fd);
@@ -53,7 +53,7 @@ bool rg_attach_mode_is_tc(enum rg_attach_mode mode);
  * there is replaced (atomically: frames see the old or the new program);
  * a foreign filter at our handle and priority is an error (-EEXIST).
  */
-int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t errlen);
+int rg_clsact_attach(int prog_fd, int ifindex, char *err, size_t err_len);
 
 /* The id of a loaded program, 0 when prog_fd is not one. */
 __u32 rg_prog_id(int prog_fd);

@@ -390,16 +390,16 @@ static void read_facts(struct reader *r, json_object *top, struct rg_node_facts 
 	get_str(r, top, "", "tc_attach_env", f->tc_attach_env, sizeof(f->tc_attach_env));
 }
 
-int rg_facts_from_json(const char *text, struct rg_node_facts *f, char *err, size_t n)
+int rg_facts_from_json(const char *text, struct rg_node_facts *f, char *err, size_t err_len)
 {
-	struct reader r = { .err = err, .n = n };
+	struct reader r = { .err = err, .n = err_len };
 	enum json_tokener_error jerr;
 	json_object *top = json_tokener_parse_verbose(text, &jerr);
 
 	memset(f, 0, sizeof(*f));
 	if (!top || !json_object_is_type(top, json_type_object)) {
 		json_object_put(top);
-		return rg_err(err, n, -EINVAL, "facts: not a JSON object%s%s",
+		return rg_err(err, err_len, -EINVAL, "facts: not a JSON object%s%s",
 			      top ? "" : ": ", top ? "" : json_tokener_error_desc(jerr));
 	}
 	read_facts(&r, top, f);

@@ -22,6 +22,6 @@ int rg_facts_to_json(const struct rg_node_facts *f, char **text);
 
 /* 0, or -EINVAL with a message naming the member that is wrong (-ENOMEM);
  * *f is filled only on success (rg_facts_free). */
-int rg_facts_from_json(const char *text, struct rg_node_facts *f, char *err, size_t n);
+int rg_facts_from_json(const char *text, struct rg_node_facts *f, char *err, size_t err_len);
 
 #endif /* RAILGATE_FACTS_JSON_H */

@@ -164,7 +164,7 @@ static int collect_reps(const struct rg_netdev *pf, const struct rg_netdev *all,
 }
 
 /* Every netdev under root/class/net, sorted by name. */
-int rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t errn)
+int rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t err_len)
 {
 	char path[PATH_MAX];
 	struct dirent **ents;
@@ -175,7 +175,7 @@ int rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size
 	snprintf(path, sizeof(path), "%s/class/net", root);
 	count = scandir(path, &ents, NULL, alphasort);
 	if (count < 0)
-		return rg_err(err, errn, -errno, "%s: %s", path, strerror(errno));
+		return rg_err(err, err_len, -errno, "%s: %s", path, strerror(errno));
 	nd = calloc(1, sizeof(*nd));
 	if (nd)
 		nd->all = calloc(count ? (size_t)count : 1, sizeof(*nd->all));
@@ -187,7 +187,7 @@ int rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size
 	free(ents);
 	if (!nd || !nd->all) {
 		rg_netdevs_free(nd);
-		return rg_err(err, errn, -ENOMEM, "out of memory");
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
 	}
 	*out = nd;
 	return 0;
@@ -202,7 +202,7 @@ void rg_netdevs_free(struct rg_netdevs *nd)
 }
 
 int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_pf **out,
-			size_t *n, char *err, size_t errn)
+			size_t *n, char *err, size_t err_len)
 {
 	const struct rg_netdev *all = nd->all;
 	size_t n_all = nd->n, n_pfs = 0;
@@ -213,7 +213,7 @@ int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_
 	*n = 0;
 	pfs = calloc(n_all ? n_all : 1, sizeof(*pfs));
 	if (!pfs)
-		ret = rg_err(err, errn, -ENOMEM, "out of memory");
+		ret = rg_err(err, err_len, -ENOMEM, "out of memory");
 	for (size_t i = 0; !ret && i < n_all; i++) {
 		const struct rg_netdev *a = &all[i];
 		struct rg_pf *pf = &pfs[n_pfs];
@@ -221,7 +221,7 @@ int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_
 		if (!is_pf(a) || !sel_matches(sel, a))
 			continue;
 		if (!a->switch_id[0]) {
-			ret = rg_err(err, errn, -EOPNOTSUPP,
+			ret = rg_err(err, err_len, -EOPNOTSUPP,
 				     "PF %s%s%s%s has no phys_switch_id: its eswitch is not in switchdev mode, so it has no VF representors (devlink dev eswitch set pci/%s mode switchdev)",
 				     a->name, a->pci[0] ? " (" : "", a->pci, a->pci[0] ? ")" : "",
 				     a->pci[0] ? a->pci : "ADDRESS");
@@ -232,7 +232,7 @@ int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_
 		pf->numvfs = a->numvfs;
 		ret = collect_reps(a, all, n_all, pf);
 		if (ret)
-			rg_set_err(err, errn, "out of memory");
+			rg_set_err(err, err_len, "out of memory");
 		else
 			n_pfs++;
 	}
@@ -246,16 +246,16 @@ int rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_
 }
 
 int rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, size_t *n,
-		     char *err, size_t errn)
+		     char *err, size_t err_len)
 {
 	struct rg_netdevs *nd;
-	int ret = rg_switchdev_read(root, &nd, err, errn);
+	int ret = rg_switchdev_read(root, &nd, err, err_len);
 
 	*out = NULL;
 	*n = 0;
 	if (ret)
 		return ret;
-	ret = rg_switchdev_pfs_of(nd, sel, out, n, err, errn);
+	ret = rg_switchdev_pfs_of(nd, sel, out, n, err, err_len);
 	rg_netdevs_free(nd);
 	return ret;
 }
@@ -268,11 +268,11 @@ void rg_pfs_free(struct rg_pf *pfs, size_t n)
 }
 
 int rg_switchdev_rep_names(const char *root, const char *sel, char (**names)[IF_NAMESIZE],
-			   size_t *n, char *err, size_t errn)
+			   size_t *n, char *err, size_t err_len)
 {
 	struct rg_pf *pfs;
 	size_t n_pfs, total = 0;
-	int ret = rg_switchdev_pfs(root, sel, &pfs, &n_pfs, err, errn);
+	int ret = rg_switchdev_pfs(root, sel, &pfs, &n_pfs, err, err_len);
 
 	*names = NULL;
 	*n = 0;
@@ -283,7 +283,7 @@ int rg_switchdev_rep_names(const char *root, const char *sel, char (**names)[IF_
 	*names = calloc(total ? total : 1, sizeof(**names));
 	if (!*names) {
 		rg_pfs_free(pfs, n_pfs);
-		return rg_err(err, errn, -ENOMEM, "out of memory");
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < n_pfs; i++)
 		for (size_t r = 0; r < pfs[i].n_reps; r++)
@@ -324,7 +324,7 @@ void rg_rail_patterns_free(char **pats, size_t n)
 }
 
 int rg_rail_patterns(const struct rg_config_rail *rail, const char *root, char ***pats,
-		     size_t *n, char *err, size_t errn)
+		     size_t *n, char *err, size_t err_len)
 {
 	char (*names)[IF_NAMESIZE] = NULL;
 	size_t count = rail->n_representors;
@@ -333,7 +333,7 @@ int rg_rail_patterns(const struct rg_config_rail *rail, const char *root, char *
 	*pats = NULL;
 	*n = 0;
 	if (rail->pf[0]) {
-		ret = rg_switchdev_rep_names(root, rail->pf, &names, &count, err, errn);
+		ret = rg_switchdev_rep_names(root, rail->pf, &names, &count, err, err_len);
 		if (ret)
 			return ret;
 	}
@@ -349,7 +349,7 @@ int rg_rail_patterns(const struct rg_config_rail *rail, const char *root, char *
 		rg_rail_patterns_free(*pats, *n);
 		*pats = NULL;
 		*n = 0;
-		return rg_err(err, errn, -ENOMEM, "out of memory");
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
 	}
 	return 0;
 }

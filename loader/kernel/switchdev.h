@@ -50,7 +50,7 @@ const char *rg_sysfs_root(void);
  * root/class/net cannot be read.  Free with rg_pfs_free.
  */
 int  rg_switchdev_pfs(const char *root, const char *sel, struct rg_pf **out, size_t *n,
-		      char *err, size_t errn);
+		      char *err, size_t err_len);
 void rg_pfs_free(struct rg_pf *pfs, size_t n);
 
 /* What sysfs says about one netdev, as far as PFs and representors go. */
@@ -75,15 +75,15 @@ struct rg_netdevs {
 	struct rg_netdev *all;       /* sorted by name */
 	size_t n;
 };
-int  rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t errn);
+int  rg_switchdev_read(const char *root, struct rg_netdevs **out, char *err, size_t err_len);
 void rg_netdevs_free(struct rg_netdevs *nd);
 /* rg_switchdev_pfs over a snapshot: the same answers and errors. */
 int  rg_switchdev_pfs_of(const struct rg_netdevs *nd, const char *sel, struct rg_pf **out,
-			 size_t *n, char *err, size_t errn);
+			 size_t *n, char *err, size_t err_len);
 
 /* The VF representors of every PF sel matches, one array (free() it). */
 int  rg_switchdev_rep_names(const char *root, const char *sel, char (**names)[IF_NAMESIZE],
-			    size_t *n, char *err, size_t errn);
+			    size_t *n, char *err, size_t err_len);
 
 /* Whether ifname is a VF representor of a PF that sel matches (false on
  * any error: the caller's full resolve reports it). */
@@ -99,7 +99,7 @@ struct rg_config_rail;
  * a message.
  */
 int  rg_rail_patterns(const struct rg_config_rail *rail, const char *root, char ***pats,
-		      size_t *n, char *err, size_t errn);
+		      size_t *n, char *err, size_t err_len);
 void rg_rail_patterns_free(char **pats, size_t n);
 
 #endif

@@ -35,7 +35,7 @@ static int prev_id_of(const struct rg_rail_ids *prev, const char *name)
  * generation may still be read.  Falls back to any free id when full.
  */
 static int assign_rail_ids(const struct rg_config *cfg, const struct rg_rail_ids *prev,
-			   int *ids, char *err, size_t errlen)
+			   int *ids, char *err, size_t err_len)
 {
 	bool taken[RG_MAX_RAILS] = { false };
 	bool was_used[RG_MAX_RAILS] = { false };
@@ -61,7 +61,7 @@ static int assign_rail_ids(const struct rg_config *cfg, const struct rg_rail_ids
 			}
 		}
 		if (ids[i] < 0) {
-			snprintf(err, errlen, "no free rail id for rail '%s' (at most %d rails)",
+			snprintf(err, err_len, "no free rail id for rail '%s' (at most %d rails)",
 				 cfg->rails[i].name, RG_MAX_RAILS);
 			return -E2BIG;
 		}
@@ -87,7 +87,7 @@ static int routes_push(struct rg_plan *plan, size_t *cap, struct rg_cidr c, uint
 }
 
 int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
-		  const struct rg_rail_ids *prev, char *err, size_t errlen)
+		  const struct rg_rail_ids *prev, char *err, size_t err_len)
 {
 	int ids[RG_MAX_RAILS];
 	size_t cap = 0;
@@ -95,10 +95,10 @@ int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
 
 	memset(plan, 0, sizeof(*plan));
 	if (cfg->n_rails > RG_MAX_RAILS) {
-		snprintf(err, errlen, "%zu rails, at most %d supported", cfg->n_rails, RG_MAX_RAILS);
+		snprintf(err, err_len, "%zu rails, at most %d supported", cfg->n_rails, RG_MAX_RAILS);
 		return -E2BIG;
 	}
-	ret = assign_rail_ids(cfg, prev, ids, err, errlen);
+	ret = assign_rail_ids(cfg, prev, ids, err, err_len);
 	if (ret)
 		return ret;
 
@@ -133,7 +133,7 @@ int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
 	}
 	return 0;
 fail:
-	snprintf(err, errlen, "out of memory building the route list");
+	snprintf(err, err_len, "out of memory building the route list");
 	rg_plan_free(plan);
 	return ret;
 }
@@ -175,18 +175,18 @@ void rg_plan_set_icmp(struct rg_plan *plan, uint32_t source, unsigned rate, unsi
 }
 
 int rg_plan_add_rep(struct rg_plan *plan, const char *name, int ifindex,
-		    uint16_t rail_id, enum rg_attach_mode mode, char *err, size_t errlen)
+		    uint16_t rail_id, enum rg_attach_mode mode, char *err, size_t err_len)
 {
 	struct rg_plan_rep *reps;
 
 	if (ifindex <= 0 || ifindex >= RG_MAX_IFINDEX) {
-		snprintf(err, errlen, "%s: ifindex %d is outside the datapath's table (1..%d)",
+		snprintf(err, err_len, "%s: ifindex %d is outside the datapath's table (1..%d)",
 			 name, ifindex, RG_MAX_IFINDEX - 1);
 		return -ERANGE;
 	}
 	for (size_t i = 0; i < plan->n_reps; i++) {
 		if (plan->reps[i].ifindex == ifindex) {
-			snprintf(err, errlen, "%s matches the representors of two rails (%s and %s)",
+			snprintf(err, err_len, "%s matches the representors of two rails (%s and %s)",
 				 name, plan->rails[plan->reps[i].rail_id].name,
 				 plan->rails[rail_id].name);
 			return -EINVAL;
@@ -194,7 +194,7 @@ int rg_plan_add_rep(struct rg_plan *plan, const char *name, int ifindex,
 	}
 	reps = realloc(plan->reps, (plan->n_reps + 1) * sizeof(*reps));
 	if (!reps) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
 	plan->reps = reps;

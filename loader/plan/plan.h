@@ -54,7 +54,7 @@ struct rg_rail_ids {
  * representors from the node's facts (rg_plan_set_egress, rg_plan_add_rep).
  */
 int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
-		  const struct rg_rail_ids *prev, char *err, size_t errlen);
+		  const struct rg_rail_ids *prev, char *err, size_t err_len);
 void rg_plan_set_egress(struct rg_plan *plan, int uplink_ifindex,
 			const uint8_t uplink_mac[6], const uint8_t gateway_mac[6],
 			uint32_t gateway_ip, bool anti_spoof);
@@ -68,7 +68,7 @@ void rg_plan_set_uplink_mtu(struct rg_plan *plan, unsigned mtu);
 void rg_plan_set_icmp(struct rg_plan *plan, uint32_t source, unsigned rate, unsigned burst,
 		      unsigned ncpus);
 int rg_plan_add_rep(struct rg_plan *plan, const char *name, int ifindex,
-		    uint16_t rail_id, enum rg_attach_mode mode, char *err, size_t errlen);
+		    uint16_t rail_id, enum rg_attach_mode mode, char *err, size_t err_len);
 void rg_plan_free(struct rg_plan *plan);
 
 /* Rail id of the rail called name in plan, or -1. */

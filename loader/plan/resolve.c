@@ -25,7 +25,7 @@ static int route_oif_of(const struct rg_node_facts *f, uint32_t dst)
 }
 
 static int find_uplink(const struct rg_node_facts *f, const struct rg_config *cfg,
-		       struct rg_link_info *up, char *err, size_t n)
+		       struct rg_link_info *up, char *err, size_t err_len)
 {
 	const struct rg_link_info *l;
 	char gw[RG_IP_STR_LEN];
@@ -34,12 +34,12 @@ static int find_uplink(const struct rg_node_facts *f, const struct rg_config *cf
 	if (cfg->computenet.uplink_discover) {
 		ret = route_oif_of(f, cfg->computenet.gateway);
 		if (ret)
-			return rg_err(err, n, ret, "computenet.uplink auto: no route to the gateway %s: %s",
+			return rg_err(err, err_len, ret, "computenet.uplink auto: no route to the gateway %s: %s",
 				      rg_ip_str(cfg->computenet.gateway, gw), strerror(-ret));
 	}
 	l = rg_facts_uplink(f, cfg);
 	if (!l)
-		return rg_err(err, n, -ENODEV, "computenet.uplink %s: no such interface",
+		return rg_err(err, err_len, -ENODEV, "computenet.uplink %s: no such interface",
 			      cfg->computenet.uplink);
 	*up = *l;
 	return 0;
@@ -62,7 +62,7 @@ static int gateway_fact(const struct rg_node_facts *f, int ifindex, uint32_t ip,
 
 static int gateway_mac(const struct rg_node_facts *f, const struct rg_config *cfg,
 		       const struct rg_link_info *up, uint8_t mac[6], const struct rg_log *log,
-		       char *err, size_t n)
+		       char *err, size_t err_len)
 {
 	char gw[RG_IP_STR_LEN], mac_str[RG_MAC_STR_LEN];
 	const char *why;
@@ -74,7 +74,7 @@ static int gateway_mac(const struct rg_node_facts *f, const struct rg_config *cf
 	}
 	ret = gateway_fact(f, up->ifindex, cfg->computenet.gateway, mac, &why);
 	if (ret) {
-		rg_set_err(err, n, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
+		rg_set_err(err, err_len, "cannot resolve the MAC of the computenet gateway %s on %s: %s "
 			   "(set computenet.gatewayMAC to skip resolution)",
 			   rg_ip_str(cfg->computenet.gateway, gw), up->name, why[0] ? why : strerror(-ret));
 		return ret;
@@ -85,7 +85,7 @@ static int gateway_mac(const struct rg_node_facts *f, const struct rg_config *cf
 }
 
 int rg_tc_attach_mode(enum rg_config_tc_attach want, const struct rg_node_facts *f,
-		      const char **why, char *err, size_t errlen)
+		      const char **why, char *err, size_t err_len)
 {
 	const char *env = f->tc_attach_env, *from = "datapath.tcAttach";
 	const char *ignored;
@@ -95,7 +95,7 @@ int rg_tc_attach_mode(enum rg_config_tc_attach want, const struct rg_node_facts 
 		why = &ignored;
 	if (*env) {
 		if (rg_config_tc_attach_parse(env, &want))
-			return rg_err(err, errlen, -EINVAL,
+			return rg_err(err, err_len, -EINVAL,
 				      "%s=%s: expected tcx, clsact or auto", RG_TC_ATTACH_ENV, env);
 		from = RG_TC_ATTACH_ENV;
 	}
@@ -105,7 +105,7 @@ int rg_tc_attach_mode(enum rg_config_tc_attach want, const struct rg_node_facts 
 	}
 	has_tcx = f->kernel_has_tcx;
 	if (want == RG_CONFIG_TC_ATTACH_TCX && !has_tcx)
-		return rg_err(err, errlen, -EOPNOTSUPP, "%s tcx: this kernel has no tcx (Linux 6.6 "
+		return rg_err(err, err_len, -EOPNOTSUPP, "%s tcx: this kernel has no tcx (Linux 6.6 "
 			      "or later); use auto or clsact", from);
 	if (want == RG_CONFIG_TC_ATTACH_TCX) {
 		*why = from;
@@ -132,13 +132,13 @@ struct node_modes {
 	const struct rg_log *log;
 };
 
-static int tc_mode(struct node_modes *nm, char *err, size_t n)
+static int tc_mode(struct node_modes *nm, char *err, size_t err_len)
 {
 	const char *why = "";
 
 	if (nm->tc_mode)
 		return nm->tc_mode;
-	nm->tc_mode = rg_tc_attach_mode(nm->tc_attach, nm->facts, &why, err, n);
+	nm->tc_mode = rg_tc_attach_mode(nm->tc_attach, nm->facts, &why, err, err_len);
 	if (nm->tc_mode > 0)
 		rg_log_info(nm->log, "tc mode attaches %s (%s)",
 			    nm->tc_mode == RG_MODE_TC ? "tcx links" : "clsact filters", why);
@@ -151,16 +151,16 @@ static int tc_mode(struct node_modes *nm, char *err, size_t n)
  * when the mode cannot be had.
  */
 static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
-		       struct node_modes *nm, char *err, size_t n)
+		       struct node_modes *nm, char *err, size_t err_len)
 {
 	switch (mode) {
 	case RG_CONFIG_MODE_TC:
-		return tc_mode(nm, err, n);
+		return tc_mode(nm, err, err_len);
 	case RG_CONFIG_MODE_XDP_GENERIC:
 		return RG_MODE_XDP_GENERIC;
 	case RG_CONFIG_MODE_XDP:
 		if (l->xdp_features_known && !rg_link_has_native_xdp(l)) {
-			rg_set_err(err, n, "%s: the driver has no native XDP (mode: xdp); use "
+			rg_set_err(err, err_len, "%s: the driver has no native XDP (mode: xdp); use "
 				   "mode auto or tc", l->name);
 			return -EOPNOTSUPP;
 		}
@@ -170,9 +170,9 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
 		 * than tc (docs/lessons.md, datapath #1). */
 		if (l->xdp_features_known && rg_link_has_native_xdp(l) && nm->uplink_takes_xdp)
 			return RG_MODE_XDP;
-		return tc_mode(nm, err, n);
+		return tc_mode(nm, err, err_len);
 	}
-	return rg_err(err, n, -EINVAL, "unknown mode");
+	return rg_err(err, err_len, -EINVAL, "unknown mode");
 }
 
 /* Attached, the uplink would take the computenet's own traffic for a rail's
@@ -181,11 +181,11 @@ static int choose_mode(enum rg_config_mode mode, const struct rg_link_info *l,
  * another name of the same interface ends here. */
 static int not_the_uplink(const struct rg_config_rail *rail, const char *pat,
 			  const struct rg_link_info *l, const struct node_modes *nm,
-			  char *err, size_t n)
+			  char *err, size_t err_len)
 {
 	if (l->ifindex != nm->uplink_ifindex)
 		return 0;
-	return rg_err(err, n, -EINVAL, "rail %s: representor %s matches %s, the computenet uplink: "
+	return rg_err(err, err_len, -EINVAL, "rail %s: representor %s matches %s, the computenet uplink: "
 		      "the uplink is never a representor", rail->name, pat, l->name);
 }
 
@@ -194,34 +194,34 @@ static int not_the_uplink(const struct rg_config_rail *rail, const char *pat,
 static int add_pattern(const struct rg_link_table *lt, struct rg_plan *plan,
 		       const struct rg_config_rail *rail, int rail_id, const char *pat,
 		       bool must_exist, enum rg_config_mode mode, struct node_modes *nm,
-		       const struct rg_log *log, char *err, size_t n)
+		       const struct rg_log *log, char *err, size_t err_len)
 {
 	struct rg_link_info *links = NULL;
 	size_t nl_count = 0;
 	int ret = rg_link_table_match(lt, pat, &links, &nl_count);
 
 	if (ret)
-		return rg_err(err, n, ret, "rail %s: matching interfaces for %s: %s", rail->name,
+		return rg_err(err, err_len, ret, "rail %s: matching interfaces for %s: %s", rail->name,
 			      pat, strerror(-ret));
 	if (!nl_count && must_exist)
-		return rg_err(err, n, -ENODEV, "rail %s: representor %s: no such interface",
+		return rg_err(err, err_len, -ENODEV, "rail %s: representor %s: no such interface",
 			      rail->name, pat);
 	if (!nl_count)
 		rg_log_info(log, "rail %s: nothing matches %s yet", rail->name, pat);
 	for (size_t j = 0; j < nl_count; j++) {
-		int m = not_the_uplink(rail, pat, &links[j], nm, err, n);
+		int m = not_the_uplink(rail, pat, &links[j], nm, err, err_len);
 
 		if (!m)
-			m = choose_mode(mode, &links[j], nm, err, n);
+			m = choose_mode(mode, &links[j], nm, err, err_len);
 
 		if (m >= 0 && rail->mtu > 0 && links[j].mtu != (unsigned)rail->mtu) {
-			rg_set_err(err, n, "rail %s: %s has MTU %u, the config says %d",
+			rg_set_err(err, err_len, "rail %s: %s has MTU %u, the config says %d",
 				   rail->name, links[j].name, links[j].mtu, rail->mtu);
 			m = -EINVAL;
 		}
 		if (m >= 0)
 			m = rg_plan_add_rep(plan, links[j].name, links[j].ifindex,
-					    (uint16_t)rail_id, m, err, n);
+					    (uint16_t)rail_id, m, err, err_len);
 		if (m < 0) {
 			free(links);
 			return m;
@@ -252,7 +252,7 @@ static int pfs_of(const struct rg_sysfs_fact *sysfs, const char *sel, struct rg_
  */
 static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 		       const struct rg_config_rail *rail, int rail_id, enum rg_config_mode mode,
-		       struct node_modes *nm, const struct rg_log *log, char *err, size_t n)
+		       struct node_modes *nm, const struct rg_log *log, char *err, size_t err_len)
 {
 	const char *root = nm->facts->sysfs.root;
 	struct rg_pf *pfs = NULL;
@@ -261,10 +261,10 @@ static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 	int ret = pfs_of(&nm->facts->sysfs, rail->pf, &pfs, &n_pfs, why, sizeof(why));
 
 	if (ret)
-		return rg_err(err, n, ret, "rail %s: pf %s: %s", rail->name, rail->pf, why);
+		return rg_err(err, err_len, ret, "rail %s: pf %s: %s", rail->name, rail->pf, why);
 	if (!n_pfs && !is_glob(rail->pf)) {
 		rg_pfs_free(pfs, n_pfs);     /* an empty array, still allocated */
-		return rg_err(err, n, -ENODEV, "rail %s: pf %s: no such PF (no SR-IOV netdev or PCI address by that name under %s/class/net)",
+		return rg_err(err, err_len, -ENODEV, "rail %s: pf %s: no such PF (no SR-IOV netdev or PCI address by that name under %s/class/net)",
 			      rail->name, rail->pf, root);
 	}
 	if (!n_pfs)
@@ -280,7 +280,7 @@ static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 		 * away): a representor netlink does not show is skipped */
 		for (size_t r = 0; !ret && r < pfs[i].n_reps; r++)
 			ret = add_pattern(lt, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
-					  log, err, n);
+					  log, err, err_len);
 	}
 	rg_pfs_free(pfs, n_pfs);
 	return ret;
@@ -289,16 +289,16 @@ static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 static int add_matching_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
 			     struct node_modes *nm, const struct rg_log *log,
-			     char *err, size_t n)
+			     char *err, size_t err_len)
 {
 	int rail_id = rg_plan_rail_id(plan, rail->name);
 	int ret = 0;
 
 	if (rail->pf[0])
-		return add_pf_reps(lt, plan, rail, rail_id, mode, nm, log, err, n);
+		return add_pf_reps(lt, plan, rail, rail_id, mode, nm, log, err, err_len);
 	for (size_t i = 0; !ret && i < rail->n_representors; i++)
 		ret = add_pattern(lt, plan, rail, rail_id, rail->representors[i],
-				  !is_glob(rail->representors[i]), mode, nm, log, err, n);
+				  !is_glob(rail->representors[i]), mode, nm, log, err, err_len);
 	return ret;
 }
 
@@ -333,7 +333,7 @@ static void set_icmp(const struct rg_node_facts *f, const struct rg_config *cfg,
 
 int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
 		    const struct rg_node_facts *facts, const struct rg_rail_ids *prev,
-		    struct rg_plan *plan, const struct rg_log *log, char *err, size_t n)
+		    struct rg_plan *plan, const struct rg_log *log, char *err, size_t err_len)
 {
 	struct node_modes nm = { .facts = facts };
 	const struct rg_link_table *lt = &facts->links;
@@ -341,23 +341,23 @@ int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
 	uint8_t gw_mac[6];
 	int ret;
 
-	ret = rg_plan_build(plan, cfg, prev, err, n);
+	ret = rg_plan_build(plan, cfg, prev, err, err_len);
 	if (ret)
 		return ret;
 	/* one snapshot of the node's links for every name, glob and PF below */
 	ret = facts->links_ret;
 	if (ret) {
-		rg_set_err(err, n, "listing the node's interfaces: %s", strerror(-ret));
+		rg_set_err(err, err_len, "listing the node's interfaces: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = find_uplink(facts, cfg, &up, err, n);
+	ret = find_uplink(facts, cfg, &up, err, err_len);
 	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
-		rg_set_err(err, n, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
+		rg_set_err(err, err_len, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
 			   RG_MAX_IFINDEX - 1);
 		ret = -ERANGE;
 	}
 	if (!ret)
-		ret = gateway_mac(facts, cfg, &up, gw_mac, log, err, n);
+		ret = gateway_mac(facts, cfg, &up, gw_mac, log, err, err_len);
 	if (ret)
 		goto fail;
 	rg_plan_set_egress(plan, up.ifindex, up.mac, gw_mac, cfg->computenet.gateway,
@@ -374,7 +374,7 @@ int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
 	nm.log = log;
 	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
 	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
-		rg_set_err(err, n, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
+		rg_set_err(err, err_len, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
 			   "or XDP on its peer); use mode tc or auto", up.name);
 		ret = -EOPNOTSUPP;
 		goto fail;
@@ -385,7 +385,7 @@ int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
 			    up.name);
 
 	for (size_t i = 0; i < cfg->n_rails; i++) {
-		ret = add_matching_reps(lt, plan, &cfg->rails[i], mode, &nm, log, err, n);
+		ret = add_matching_reps(lt, plan, &cfg->rails[i], mode, &nm, log, err, err_len);
 		if (ret)
 			goto fail;
 	}

@@ -33,7 +33,7 @@
  * the kernel has none.
  */
 int rg_tc_attach_mode(enum rg_config_tc_attach want, const struct rg_node_facts *facts,
-		      const char **why, char *err, size_t errlen);
+		      const char **why, char *err, size_t err_len);
 
 /*
  * The whole plan of cfg on the node facts describe.  mode: cfg->mode unless
@@ -45,7 +45,7 @@ int rg_tc_attach_mode(enum rg_config_tc_attach want, const struct rg_node_facts 
  */
 int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
 		    const struct rg_node_facts *facts, const struct rg_rail_ids *prev,
-		    struct rg_plan *plan, const struct rg_log *log, char *err, size_t n);
+		    struct rg_plan *plan, const struct rg_log *log, char *err, size_t err_len);
 
 /*
  * The source of the datapath's ICMP errors: computenet.icmpSource, else the

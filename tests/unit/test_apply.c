@@ -179,7 +179,7 @@ static struct rg_log catching(struct caught *c)
 /* ---- resolve: config meets the node ------------------------------------------ */
 
 static int resolve(struct fixture *fx, const struct rg_config *cfg, struct rg_plan *plan,
-		   struct caught *c, char *err, size_t n)
+		   struct caught *c, char *err, size_t err_len)
 {
 	struct rg_log log = catching(c);
 	struct rg_node_facts facts;
@@ -188,7 +188,7 @@ static int resolve(struct fixture *fx, const struct rg_config *cfg, struct rg_pl
 	memset(plan, 0, sizeof(*plan));
 	err[0] = '\0';
 	rg_facts_gather(fx->nl, cfg, &facts);
-	ret = rg_resolve_plan(cfg, cfg->mode, &facts, NULL, plan, &log, err, n);
+	ret = rg_resolve_plan(cfg, cfg->mode, &facts, NULL, plan, &log, err, err_len);
 	rg_facts_free(&facts);
 	return ret;
 }
@@ -472,12 +472,12 @@ static bool has_our_filter(const struct running *r, const char *ifname)
 	return rg_clsact_query((int)if_nametoindex(ifname), r->tc_prog_id) == 1;
 }
 
-static int apply(struct fixture *fx, const struct rg_config *cfg, char *err, size_t n)
+static int apply(struct fixture *fx, const struct rg_config *cfg, char *err, size_t err_len)
 {
 	struct rg_apply_result res;
 
 	err[0] = '\0';
-	return rg_apply_config(fx->pin_root, cfg, NULL, NULL, &res, err, n);
+	return rg_apply_config(fx->pin_root, cfg, NULL, NULL, &res, err, err_len);
 }
 
 /*

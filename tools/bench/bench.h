@@ -159,41 +159,41 @@ int  bench_write_json(const char *path, const struct bench_results *r,
 int  bench_write_dat(const char *path, const struct bench_results *r);
 
 /* topo.c: namespaces, interfaces, the sink. */
-int  bench_enter_netns(const char *name, char *err, size_t n);
-int  bench_netns_fd(const char *name, char *err, size_t n);
-int  bench_if_mac(const char *dev, uint8_t mac[6], char *err, size_t n);
-int  bench_attach_sink(struct bench_env *env, const struct bench_opts *o, char *err, size_t n);
+int  bench_enter_netns(const char *name, char *err, size_t err_len);
+int  bench_netns_fd(const char *name, char *err, size_t err_len);
+int  bench_if_mac(const char *dev, uint8_t mac[6], char *err, size_t err_len);
+int  bench_attach_sink(struct bench_env *env, const struct bench_opts *o, char *err, size_t err_len);
 int  bench_read_sink(const struct bench_env *env, uint64_t *frames, uint64_t *ttl254);
 
 /* designs.c: load everything; make one design the one the generator feeds. */
-int  bench_load(struct bench_env *env, const struct bench_opts *o, char *err, size_t n);
+int  bench_load(struct bench_env *env, const struct bench_opts *o, char *err, size_t err_len);
 void bench_unload(struct bench_env *env);
 int  bench_design_start(struct bench_env *env, enum bench_design d, int *gen_fd,
-			char *err, size_t n);
+			char *err, size_t err_len);
 void bench_design_stop(struct bench_env *env);
 
 /* tables.c: the same table for railgate's maps and the kernel FIB. */
 unsigned bench_table_routes(unsigned size);   /* destination prefixes of a size */
-int  bench_fill_dsts(struct bench_env *env, unsigned size, char *err, size_t n);
+int  bench_fill_dsts(struct bench_env *env, unsigned size, char *err, size_t err_len);
 int  bench_rg_table(struct bench_env *env, unsigned size, double *compile_ms,
-		    double *write_ms, char *err, size_t n);
-int  bench_kernel_routes(const struct bench_opts *o, unsigned size, char *err, size_t n);
+		    double *write_ms, char *err, size_t err_len);
+int  bench_kernel_routes(const struct bench_opts *o, unsigned size, char *err, size_t err_len);
 
 /* live.c: the live-frames generator. */
 int  bench_live_run(struct bench_env *env, int gen_fd, const struct bench_opts *o,
-		    struct live_result *r, char *err, size_t n);
+		    struct live_result *r, char *err, size_t err_len);
 
 /* cost.c: median ns per frame over calls test-runs of BENCH_COST_REPEAT. */
-int  bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err, size_t n);
+int  bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err, size_t err_len);
 void bench_cost_release(struct bench_env *env);
 int  bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
-		double *ns, unsigned *wrong_verdicts, char *err, size_t n);
+		double *ns, unsigned *wrong_verdicts, char *err, size_t err_len);
 
 /* memory.c: kernel memory (slab + vmalloc + percpu) and map accounting. */
 int64_t bench_kernel_mem_bytes(void);
 uint64_t bench_map_memlock(int map_fd);
 int  bench_lpm_memory(unsigned prefixes, int64_t *kernel_bytes, uint64_t *memlock,
-		      char *err, size_t n);
+		      char *err, size_t err_len);
 
 /* util (live.c: the clock; stats.c: sorting, the median) */
 double bench_now(void);

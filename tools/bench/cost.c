@@ -101,7 +101,7 @@ static int prog_and_verdict(const struct bench_env *env, enum bench_cost_prog p,
  * change, but the calls take tens of ms each.  Attached to an idle device,
  * the program stays in the dispatcher and the calls take microseconds.
  */
-int bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err, size_t n)
+int bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err, size_t err_len)
 {
 	for (unsigned p = 0; p < C_HELD_PROGS; p++) {
 		int fd, ifindex = (int)if_nametoindex(o->hold_devs[p]), ret;
@@ -110,11 +110,11 @@ int bench_cost_hold(struct bench_env *env, const struct bench_opts *o, char *err
 		if (!o->hold_devs[p][0])
 			continue;              /* slower, same figures */
 		if (!ifindex) {
-			snprintf(err, n, "%s: no such interface (--hold-devs)", o->hold_devs[p]);
+			snprintf(err, err_len, "%s: no such interface (--hold-devs)", o->hold_devs[p]);
 			return -ENODEV;
 		}
 		prog_and_verdict(env, (enum bench_cost_prog)p, &fd);
-		ret = rg_attach_link(fd, ifindex, RG_MODE_XDP, &env->hold_link[p], err, n);
+		ret = rg_attach_link(fd, ifindex, RG_MODE_XDP, &env->hold_link[p], err, err_len);
 		if (ret)
 			return ret;
 	}
@@ -158,7 +158,7 @@ struct bench_monitor {
 };
 
 static int monitor_attach(struct bench_env *env, enum bench_cost_prog p, struct bench_monitor *m,
-			  char *err, size_t n)
+			  char *err, size_t err_len)
 {
 	enum rg_monitor_scope scope = p == C_RAILGATE_XDP_MON_DROPS ? RG_MONITOR_DROPS
 								    : RG_MONITOR_ALL;
@@ -173,7 +173,7 @@ static int monitor_attach(struct bench_env *env, enum bench_cost_prog p, struct 
 	if (!m->rb)
 		return -errno;
 	ret = rg_map_set_monitor_claim(&env->ms, scope, mono_ns(), m->ring_fd, (uint32_t)getpid(),
-				       &m->lease, err, n);
+				       &m->lease, err, err_len);
 	if (ret || p != C_RAILGATE_XDP_MON_ALL)
 		return ret;
 	env->ms.state->monitor_sample = 1;
@@ -195,7 +195,7 @@ static void monitor_detach(struct bench_env *env, struct bench_monitor *m)
 }
 
 int bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
-	       double *ns, unsigned *wrong_verdicts, char *err, size_t n)
+	       double *ns, unsigned *wrong_verdicts, char *err, size_t err_len)
 {
 	uint8_t frame[BENCH_FRAME_LEN];
 	double *per_call = calloc(calls, sizeof(*per_call));
@@ -207,9 +207,9 @@ int bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
 
 	if (!per_call)
 		return -ENOMEM;
-	if (monitor && (ret = monitor_attach(env, p, &mon, err, n))) {
+	if (monitor && (ret = monitor_attach(env, p, &mon, err, err_len))) {
 		if (!*err)
-			snprintf(err, n, "cannot attach a monitor: %s", strerror(-ret));
+			snprintf(err, err_len, "cannot attach a monitor: %s", strerror(-ret));
 		monitor_detach(env, &mon);
 		free(per_call);
 		return ret;
@@ -229,14 +229,14 @@ int bench_cost(struct bench_env *env, enum bench_cost_prog p, unsigned calls,
 		/* A stride coprime with the ring's size visits it all. */
 		build_frame(env, env->dsts[(i * 40503u) % BENCH_DSTS], frame);
 		/* the lease renewed as a monitor does (calls may take seconds) */
-		if (monitor && rg_map_set_monitor_renew(&env->ms, &mon.lease, mono_ns(), err, n)) {
+		if (monitor && rg_map_set_monitor_renew(&env->ms, &mon.lease, mono_ns(), err, err_len)) {
 			monitor_detach(env, &mon);
 			free(per_call);
 			return -ESTALE;
 		}
 		if (bpf_prog_test_run_opts(fd, &opts)) {
 			ret = -errno;
-			snprintf(err, n, "BPF_PROG_TEST_RUN %s: %s", bench_cost_names[p],
+			snprintf(err, err_len, "BPF_PROG_TEST_RUN %s: %s", bench_cost_names[p],
 				 strerror(-ret));
 			if (monitor)
 				monitor_detach(env, &mon);

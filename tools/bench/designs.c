@@ -79,7 +79,7 @@ static struct drive drive_of(const struct bench_env *env, enum bench_design d)
 }
 
 int bench_design_start(struct bench_env *env, enum bench_design d, int *gen_fd,
-		       char *err, size_t n)
+		       char *err, size_t err_len)
 {
 	struct drive v = drive_of(env, d);
 	struct bpf_map *next = v.frags ? env->gen->maps.gen_next_frags : env->gen->maps.gen_next;
@@ -88,7 +88,7 @@ int bench_design_start(struct bench_env *env, enum bench_design d, int *gen_fd,
 
 	if (bpf_map_update_elem(bpf_map__fd(next), &key, &v.target_fd, BPF_ANY)) {
 		ret = -errno;
-		snprintf(err, n, "%s: cannot put the design into the generator's prog array: %s",
+		snprintf(err, err_len, "%s: cannot put the design into the generator's prog array: %s",
 			 bench_designs[d].name, strerror(-ret));
 		return ret;
 	}
@@ -97,7 +97,7 @@ int bench_design_start(struct bench_env *env, enum bench_design d, int *gen_fd,
 	if (v.attach_fd < 0)
 		return 0;
 	return rg_attach_link(v.attach_fd, env->rep_ifindex, v.attach_mode,
-			      &env->design_link, err, n);
+			      &env->design_link, err, err_len);
 }
 
 void bench_design_stop(struct bench_env *env)
@@ -107,18 +107,18 @@ void bench_design_stop(struct bench_env *env)
 	env->design_link = -1;
 }
 
-static int put_devmap(int map_fd, int ifindex, const char *what, char *err, size_t n)
+static int put_devmap(int map_fd, int ifindex, const char *what, char *err, size_t err_len)
 {
 	struct bpf_devmap_val val = { .ifindex = (uint32_t)ifindex };
 	uint32_t key = (uint32_t)ifindex;
 
 	if (!bpf_map_update_elem(map_fd, &key, &val, BPF_ANY))
 		return 0;
-	snprintf(err, n, "%s: cannot add the uplink to its devmap: %s", what, strerror(errno));
+	snprintf(err, err_len, "%s: cannot add the uplink to its devmap: %s", what, strerror(errno));
 	return -errno;
 }
 
-static int load_generator(struct bench_env *env, char *err, size_t n)
+static int load_generator(struct bench_env *env, char *err, size_t err_len)
 {
 	env->gen = bench_gen__open();
 	if (!env->gen)
@@ -131,11 +131,11 @@ static int load_generator(struct bench_env *env, char *err, size_t n)
 		goto fail;
 	return 0;
 fail:
-	snprintf(err, n, "cannot load the generator (bench_gen.bpf.o): %s", strerror(errno));
+	snprintf(err, err_len, "cannot load the generator (bench_gen.bpf.o): %s", strerror(errno));
 	return -errno ? -errno : -EINVAL;
 }
 
-static int load_baselines(struct bench_env *env, char *err, size_t n)
+static int load_baselines(struct bench_env *env, char *err, size_t err_len)
 {
 	env->base = bench_baseline__open();
 	env->fwd = bench_fwd__open();
@@ -147,13 +147,13 @@ static int load_baselines(struct bench_env *env, char *err, size_t n)
 	if (bench_baseline__load(env->base) || bench_fwd__load(env->fwd))
 		goto fail;
 	if (put_devmap(bpf_map__fd(env->base->maps.bench_tx_ports), env->uplink_ifindex,
-		       "bench_redirect", err, n) ||
+		       "bench_redirect", err, err_len) ||
 	    put_devmap(bpf_map__fd(env->fwd->maps.fwd_tx_ports), env->uplink_ifindex,
-		       "fwd_xdp", err, n))
+		       "fwd_xdp", err, err_len))
 		return -EIO;
 	return 0;
 fail:
-	snprintf(err, n, "cannot load the baselines (bench_baseline, bench_fwd, bench_sink): %s",
+	snprintf(err, err_len, "cannot load the baselines (bench_baseline, bench_fwd, bench_sink): %s",
 		 strerror(errno));
 	return -errno ? -errno : -EINVAL;
 }
@@ -161,7 +161,7 @@ fail:
 /* railgate's object with its maps, as loader/datapath.c would fill them:
  * the uplink in the tx ports (the representor entry, in rail 0, is part of
  * every generation bench_rg_table writes). */
-static int load_railgate(struct bench_env *env, char *err, size_t n)
+static int load_railgate(struct bench_env *env, char *err, size_t err_len)
 {
 	int64_t before = bench_kernel_mem_bytes();
 	int ret;
@@ -170,16 +170,16 @@ static int load_railgate(struct bench_env *env, char *err, size_t n)
 	env->rg_kernel_bytes = bench_kernel_mem_bytes() - before;
 	if (!env->rg) {
 		ret = -errno;
-		snprintf(err, n, "cannot load railgate.bpf.o: %s", strerror(-ret));
+		snprintf(err, err_len, "cannot load railgate.bpf.o: %s", strerror(-ret));
 		return ret;
 	}
-	ret = rg_map_set_from_object(&env->ms, env->rg->obj, err, n);
+	ret = rg_map_set_from_object(&env->ms, env->rg->obj, err, err_len);
 	if (!ret)
-		ret = rg_map_set_put_tx_port(&env->ms, (uint32_t)env->uplink_ifindex, err, n);
+		ret = rg_map_set_put_tx_port(&env->ms, (uint32_t)env->uplink_ifindex, err, err_len);
 	return ret;
 }
 
-int bench_load(struct bench_env *env, const struct bench_opts *o, char *err, size_t n)
+int bench_load(struct bench_env *env, const struct bench_opts *o, char *err, size_t err_len)
 {
 	int ret;
 
@@ -190,23 +190,23 @@ int bench_load(struct bench_env *env, const struct bench_opts *o, char *err, siz
 	env->rep_ifindex = (int)if_nametoindex(o->rep_dev);
 	env->uplink_ifindex = (int)if_nametoindex(o->uplink_dev);
 	if (!env->rep_ifindex || !env->uplink_ifindex) {
-		snprintf(err, n, "%s or %s: no such interface in netns %s", o->rep_dev,
+		snprintf(err, err_len, "%s or %s: no such interface in netns %s", o->rep_dev,
 			 o->uplink_dev, o->node_ns);
 		return -ENODEV;
 	}
-	ret = bench_if_mac(o->rep_dev, env->rep_mac, err, n);
+	ret = bench_if_mac(o->rep_dev, env->rep_mac, err, err_len);
 	if (!ret)
-		ret = bench_if_mac(o->uplink_dev, env->uplink_mac, err, n);
+		ret = bench_if_mac(o->uplink_dev, env->uplink_mac, err, err_len);
 	if (!ret)
-		ret = load_generator(env, err, n);
+		ret = load_generator(env, err, err_len);
 	if (!ret)
-		ret = load_baselines(env, err, n);
+		ret = load_baselines(env, err, err_len);
 	if (!ret)
-		ret = load_railgate(env, err, n);
+		ret = load_railgate(env, err, err_len);
 	if (!ret)
-		ret = bench_attach_sink(env, o, err, n);
+		ret = bench_attach_sink(env, o, err, err_len);
 	if (!ret)
-		ret = bench_cost_hold(env, o, err, n);
+		ret = bench_cost_hold(env, o, err, err_len);
 	return ret;
 }
 

@@ -122,17 +122,17 @@ static int install_stop_handler(void)
 }
 
 static int read_sink(const struct bench_env *env, uint64_t *frames, uint64_t *ttl254,
-		     char *err, size_t n)
+		     char *err, size_t err_len)
 {
 	int ret = bench_read_sink(env, frames, ttl254);
 
 	if (ret)
-		snprintf(err, n, "reading the sink's counters: %s", strerror(-ret));
+		snprintf(err, err_len, "reading the sink's counters: %s", strerror(-ret));
 	return ret;
 }
 
 int bench_live_run(struct bench_env *env, int gen_fd, const struct bench_opts *o,
-		   struct live_result *r, char *err, size_t n)
+		   struct live_result *r, char *err, size_t err_len)
 {
 	struct generator g = { .prog_fd = gen_fd, .ifindex = env->rep_ifindex, .cpu = o->cpu,
 			       .frames = o->frames, .batch = o->batch };
@@ -145,33 +145,33 @@ int bench_live_run(struct bench_env *env, int gen_fd, const struct bench_opts *o
 	memset(r, 0, sizeof(*r));
 	ret = install_stop_handler();
 	if (!ret)
-		ret = read_sink(env, &s0, &t0, err, n);
+		ret = read_sink(env, &s0, &t0, err, err_len);
 	if (ret)
 		return ret;
 	home = move_off_cpu(o->cpu);
 	ret = pthread_create(&g.thread, NULL, generator_main, &g);
 	if (ret) {
 		pthread_setaffinity_np(pthread_self(), sizeof(home), &home);
-		snprintf(err, n, "cannot start the generator thread: %s", strerror(ret));
+		snprintf(err, err_len, "cannot start the generator thread: %s", strerror(ret));
 		return -ret;
 	}
 	wait_or_done(&g, o->seconds * WARMUP_SHARE);
-	ret = read_sink(env, &s1, &t1, err, n);
+	ret = read_sink(env, &s1, &t1, err, err_len);
 	w1 = bench_now();
 	w2 = wait_or_done(&g, o->seconds * (1 - WARMUP_SHARE));
 	if (!ret)
-		ret = read_sink(env, &s2, &t2, err, n);
+		ret = read_sink(env, &s2, &t2, err, err_len);
 	r->frames_bound = g.done;
 	pthread_kill(g.thread, STOP_SIGNAL);
 	pthread_join(g.thread, NULL);
 	pthread_setaffinity_np(pthread_self(), sizeof(home), &home);
 	usleep(DRAIN_USEC);
 	if (!ret)
-		ret = read_sink(env, &s3, &t3, err, n);
+		ret = read_sink(env, &s3, &t3, err, err_len);
 	if (ret)
 		return ret;
 	if (g.err && g.err != EINTR) {
-		snprintf(err, n, "BPF_PROG_RUN (live frames, batch %u): %s", o->batch,
+		snprintf(err, err_len, "BPF_PROG_RUN (live frames, batch %u): %s", o->batch,
 			 strerror(g.err));
 		return -g.err;
 	}

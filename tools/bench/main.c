@@ -186,7 +186,7 @@ static void read_machine(struct machine_info *m)
 	read_loadavg(m->load_before);
 }
 
-static int pin_cpu(int cpu, char *err, size_t n)
+static int pin_cpu(int cpu, char *err, size_t err_len)
 {
 	cpu_set_t set;
 
@@ -194,19 +194,19 @@ static int pin_cpu(int cpu, char *err, size_t n)
 	CPU_SET(cpu, &set);
 	if (!sched_setaffinity(0, sizeof(set), &set))
 		return 0;
-	snprintf(err, n, "cannot pin to CPU %d: %s", cpu, strerror(errno));
+	snprintf(err, err_len, "cannot pin to CPU %d: %s", cpu, strerror(errno));
 	return -errno;
 }
 
 static int run_design(struct bench_env *env, const struct bench_opts *o, enum bench_design d,
-		      struct live_result *res, char *err, size_t n)
+		      struct live_result *res, char *err, size_t err_len)
 {
 	double t0 = bench_now();
 	int gen_fd, ret;
 
-	ret = bench_design_start(env, d, &gen_fd, err, n);
+	ret = bench_design_start(env, d, &gen_fd, err, err_len);
 	if (!ret)
-		ret = bench_live_run(env, gen_fd, o, res, err, n);
+		ret = bench_live_run(env, gen_fd, o, res, err, err_len);
 	bench_design_stop(env);
 	if (ret) {
 		fprintf(stderr, "railgate-bench: %s: ", bench_designs[d].name);
@@ -218,7 +218,7 @@ static int run_design(struct bench_env *env, const struct bench_opts *o, enum be
 }
 
 static int run_round(struct bench_env *env, const struct bench_opts *o, struct size_result *s,
-		     unsigned round, char *err, size_t n)
+		     unsigned round, char *err, size_t err_len)
 {
 	double t0;
 	int ret;
@@ -226,7 +226,7 @@ static int run_round(struct bench_env *env, const struct bench_opts *o, struct s
 	for (unsigned k = 0; k < D_COUNT; k++) {
 		enum bench_design d = (enum bench_design)((k + round) % D_COUNT);
 
-		ret = run_design(env, o, d, &s->live[d][round], err, n);
+		ret = run_design(env, o, d, &s->live[d][round], err, err_len);
 		if (ret)
 			return ret;
 	}
@@ -235,7 +235,7 @@ static int run_round(struct bench_env *env, const struct bench_opts *o, struct s
 		enum bench_cost_prog p = (enum bench_cost_prog)((k + round) % C_COUNT);
 		unsigned wrong;
 
-		ret = bench_cost(env, p, o->cost_calls, &s->cost_ns[p][round], &wrong, err, n);
+		ret = bench_cost(env, p, o->cost_calls, &s->cost_ns[p][round], &wrong, err, err_len);
 		if (ret)
 			return ret;
 		s->cost_wrong[p] += wrong;
@@ -245,14 +245,14 @@ static int run_round(struct bench_env *env, const struct bench_opts *o, struct s
 }
 
 static int install_tables(struct bench_env *env, const struct bench_opts *o,
-			  struct size_result *s, char *err, size_t n)
+			  struct size_result *s, char *err, size_t err_len)
 {
 	int64_t mem0 = bench_kernel_mem_bytes();
 	double t0 = bench_now();
 	int ret;
 
 	s->routes = bench_table_routes(s->size);
-	ret = bench_kernel_routes(o, s->size, err, n);
+	ret = bench_kernel_routes(o, s->size, err, err_len);
 	if (ret)
 		return ret;
 	s->kernel_routes_ms = (bench_now() - t0) * 1e3;
@@ -260,20 +260,20 @@ static int install_tables(struct bench_env *env, const struct bench_opts *o,
 	/* Apply, then re-apply twice: the second and third write the other
 	 * generation while the first is live, as a reload does. */
 	for (unsigned k = 0; k < BENCH_APPLY_REPS; k++) {
-		ret = bench_rg_table(env, s->size, &s->compile_ms[k], &s->write_ms[k], err, n);
+		ret = bench_rg_table(env, s->size, &s->compile_ms[k], &s->write_ms[k], err, err_len);
 		if (ret)
 			return ret;
 	}
-	return bench_fill_dsts(env, s->size, err, n);
+	return bench_fill_dsts(env, s->size, err, err_len);
 }
 
 static int run_all(struct bench_env *env, const struct bench_opts *o, struct bench_results *r,
-		   char *err, size_t n)
+		   char *err, size_t err_len)
 {
 	int ret;
 
 	r->lpm_prefixes = 65536;
-	ret = bench_lpm_memory(r->lpm_prefixes, &r->lpm_kernel_bytes, &r->lpm_memlock, err, n);
+	ret = bench_lpm_memory(r->lpm_prefixes, &r->lpm_kernel_bytes, &r->lpm_memlock, err, err_len);
 	if (ret)
 		return ret;
 	r->rg_kernel_bytes = env->rg_kernel_bytes;
@@ -286,7 +286,7 @@ static int run_all(struct bench_env *env, const struct bench_opts *o, struct ben
 		s->size = o->sizes[i];
 		double t0 = bench_now();
 
-		ret = install_tables(env, o, s, err, n);
+		ret = install_tables(env, o, s, err, err_len);
 		if (ret)
 			return ret;
 		fprintf(stderr, "railgate-bench: %u prefixes: tables installed (%.1f s)\n", s->size,
@@ -294,7 +294,7 @@ static int run_all(struct bench_env *env, const struct bench_opts *o, struct ben
 		for (unsigned round = 0; round < o->rounds; round++) {
 			fprintf(stderr, "railgate-bench: %u prefixes: round %u/%u\n", s->size,
 				round + 1, o->rounds);
-			ret = run_round(env, o, s, round, err, n);
+			ret = run_round(env, o, s, round, err, err_len);
 			if (ret)
 				return ret;
 		}

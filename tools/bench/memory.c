@@ -66,7 +66,7 @@ struct lpm_v4_key {
  * the kernel memory it took and its memlock.
  */
 int bench_lpm_memory(unsigned prefixes, int64_t *kernel_bytes, uint64_t *memlock,
-		     char *err, size_t n)
+		     char *err, size_t err_len)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
 	int64_t before = bench_kernel_mem_bytes();
@@ -77,7 +77,7 @@ int bench_lpm_memory(unsigned prefixes, int64_t *kernel_bytes, uint64_t *memlock
 			    sizeof(value), prefixes, &opts);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, n, "creating an LPM trie of %u entries: %s", prefixes,
+		snprintf(err, err_len, "creating an LPM trie of %u entries: %s", prefixes,
 			 strerror(-ret));
 		return ret;
 	}
@@ -88,7 +88,7 @@ int bench_lpm_memory(unsigned prefixes, int64_t *kernel_bytes, uint64_t *memlock
 
 		if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST)) {
 			ret = -errno;
-			snprintf(err, n, "LPM trie insert %u: %s", i, strerror(-ret));
+			snprintf(err, err_len, "LPM trie insert %u: %s", i, strerror(-ret));
 			break;
 		}
 	}

@@ -49,7 +49,7 @@ static uint32_t next_rand(uint32_t *s)
 	return *s;
 }
 
-int bench_fill_dsts(struct bench_env *env, unsigned size, char *err, size_t n)
+int bench_fill_dsts(struct bench_env *env, unsigned size, char *err, size_t err_len)
 {
 	int fd = bpf_map__fd(env->gen->maps.gen_dsts);
 	unsigned routes = bench_table_routes(size);
@@ -69,7 +69,7 @@ int bench_fill_dsts(struct bench_env *env, unsigned size, char *err, size_t n)
 	}
 	for (uint32_t j = 0; j < BENCH_DSTS; j++) {
 		if (bpf_map_update_elem(fd, &j, &env->dsts[j], BPF_ANY)) {
-			snprintf(err, n, "gen_dsts[%u]: %s", j, strerror(errno));
+			snprintf(err, err_len, "gen_dsts[%u]: %s", j, strerror(errno));
 			return -errno;
 		}
 	}
@@ -115,7 +115,7 @@ static void rg_rails_and_egress(const struct bench_env *env, struct rg_rail *rai
  * timed separately (ms).
  */
 int bench_rg_table(struct bench_env *env, unsigned size, double *compile_ms,
-		   double *write_ms, char *err, size_t n)
+		   double *write_ms, char *err, size_t err_len)
 {
 	static struct rg_rail rails[RG_MAX_RAILS];
 	const struct rg_rep_binding rep = { .ifindex = (uint32_t)env->rep_ifindex,
@@ -130,26 +130,26 @@ int bench_rg_table(struct bench_env *env, unsigned size, double *compile_ms,
 
 	ret = rg_routes(size, &routes, &count);
 	if (ret) {
-		snprintf(err, n, "%u prefixes: out of memory", size);
+		snprintf(err, err_len, "%u prefixes: out of memory", size);
 		return ret;
 	}
 	rg_rails_and_egress(env, rails, &eg);
 	t0 = bench_now();
-	ret = rg_fib_compile(routes, count, &img, err, n);
+	ret = rg_fib_compile(routes, count, &img, err, err_len);
 	t1 = bench_now();
 	free(routes);
 	if (ret)
 		return ret;
 	/* Before any activation both generations are empty: write 0. */
 	gen = env->ms.state->config_generation ? rg_map_set_active_gen(&env->ms) ^ 1 : 0;
-	ret = rg_map_set_write_generation(&env->ms, gen, &img, rails, &eg, NULL, &rep, 1, err, n);
+	ret = rg_map_set_write_generation(&env->ms, gen, &img, rails, &eg, NULL, &rep, 1, err, err_len);
 	if (!ret)
 		ret = rg_map_set_activate(&env->ms, gen, NULL);
 	*compile_ms = (t1 - t0) * 1e3;
 	*write_ms = (bench_now() - t1) * 1e3;
 	rg_fib_image_free(&img);
 	if (ret && !err[0])
-		snprintf(err, n, "activate generation %u: %s", gen, strerror(-ret));
+		snprintf(err, err_len, "activate generation %u: %s", gen, strerror(-ret));
 	return ret;
 }
 
@@ -158,7 +158,7 @@ int bench_rg_table(struct bench_env *env, unsigned size, double *compile_ms,
  * bench_enter_netns checked), as routes of protocol BENCH_ROUTE_PROTO,
  * through one `ip -batch`.  The previous size's routes are flushed first.
  */
-int bench_kernel_routes(const struct bench_opts *o, unsigned size, char *err, size_t n)
+int bench_kernel_routes(const struct bench_opts *o, unsigned size, char *err, size_t err_len)
 {
 	char cmd[128], gw[INET_ADDRSTRLEN];
 	struct in_addr a = { .s_addr = htonl(o->gateway_ip) };
@@ -167,13 +167,13 @@ int bench_kernel_routes(const struct bench_opts *o, unsigned size, char *err, si
 
 	snprintf(cmd, sizeof(cmd), "ip route flush proto %d", BENCH_ROUTE_PROTO);
 	if (system(cmd)) {
-		snprintf(err, n, "`%s` failed", cmd);
+		snprintf(err, err_len, "`%s` failed", cmd);
 		return -EIO;
 	}
 	inet_ntop(AF_INET, &a, gw, sizeof(gw));
 	ip = popen("ip -batch -", "w");
 	if (!ip) {
-		snprintf(err, n, "cannot run ip: %s", strerror(errno));
+		snprintf(err, err_len, "cannot run ip: %s", strerror(errno));
 		return -errno;
 	}
 	for (unsigned i = 1; i <= bench_table_routes(size); i++) {
@@ -184,7 +184,7 @@ int bench_kernel_routes(const struct bench_opts *o, unsigned size, char *err, si
 	}
 	rc = pclose(ip);
 	if (rc) {
-		snprintf(err, n, "ip -batch: adding %u routes failed (status %d)",
+		snprintf(err, err_len, "ip -batch: adding %u routes failed (status %d)",
 			 bench_table_routes(size), rc);
 		return -EIO;
 	}

@@ -23,7 +23,7 @@
 #include "loader/kernel/attach.h"
 #include "lib/netns.h"
 
-int bench_netns_fd(const char *name, char *err, size_t n)
+int bench_netns_fd(const char *name, char *err, size_t err_len)
 {
 	char path[PATH_MAX];
 	int fd;
@@ -32,7 +32,7 @@ int bench_netns_fd(const char *name, char *err, size_t n)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fd = -errno;
-		snprintf(err, n, "netns %s: %s (build the topology with tools/bench/topology.sh)",
+		snprintf(err, err_len, "netns %s: %s (build the topology with tools/bench/topology.sh)",
 			 name, strerror(-fd));
 	}
 	return fd;
@@ -43,15 +43,15 @@ int bench_netns_fd(const char *name, char *err, size_t n)
  * and attaches programs, so it must never act in the namespace it was
  * started in (the machine's, under make bench).
  */
-static int open_other_netns(const char *name, char *err, size_t n)
+static int open_other_netns(const char *name, char *err, size_t err_len)
 {
-	int fd = bench_netns_fd(name, err, n), same;
+	int fd = bench_netns_fd(name, err, err_len), same;
 
 	if (fd < 0)
 		return fd;
 	same = rg_netns_is_self(fd);
 	if (same) {
-		snprintf(err, n, "netns %s: %s", name, same < 0 ? strerror(-same)
+		snprintf(err, err_len, "netns %s: %s", name, same < 0 ? strerror(-same)
 			 : "it is the namespace we run in: refusing");
 		close(fd);
 		return same < 0 ? same : -EPERM;
@@ -61,20 +61,20 @@ static int open_other_netns(const char *name, char *err, size_t n)
 
 /* setns into name for good, once open_other_netns has proved it is not
  * where we started. */
-int bench_enter_netns(const char *name, char *err, size_t n)
+int bench_enter_netns(const char *name, char *err, size_t err_len)
 {
-	int fd = open_other_netns(name, err, n), ret;
+	int fd = open_other_netns(name, err, err_len), ret;
 
 	if (fd < 0)
 		return fd;
 	ret = rg_netns_enter(fd, NULL, 0);
 	if (ret)
-		snprintf(err, n, "setns %s: %s", name, strerror(-ret));
+		snprintf(err, err_len, "setns %s: %s", name, strerror(-ret));
 	close(fd);
 	return ret;
 }
 
-int bench_if_mac(const char *dev, uint8_t mac[6], char *err, size_t n)
+int bench_if_mac(const char *dev, uint8_t mac[6], char *err, size_t err_len)
 {
 	struct ifreq ifr = { 0 };
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
@@ -84,7 +84,7 @@ int bench_if_mac(const char *dev, uint8_t mac[6], char *err, size_t n)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
 	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
 		ret = -errno;
-		snprintf(err, n, "%s: cannot read its MAC: %s", dev, strerror(-ret));
+		snprintf(err, err_len, "%s: cannot read its MAC: %s", dev, strerror(-ret));
 	} else {
 		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	}
@@ -98,34 +98,34 @@ struct sink_attach {
 };
 
 /* In the sink namespace: the sink's MAC, then its program on the peer. */
-static int attach_sink_here(void *arg, char *err, size_t n)
+static int attach_sink_here(void *arg, char *err, size_t err_len)
 {
 	struct sink_attach *sa = arg;
 	int ifindex, ret;
 
-	ret = bench_if_mac(sa->o->sink_dev, sa->env->sink_mac, err, n);
+	ret = bench_if_mac(sa->o->sink_dev, sa->env->sink_mac, err, err_len);
 	ifindex = (int)if_nametoindex(sa->o->sink_dev);
 	if (!ret && !ifindex) {
 		ret = -ENODEV;
-		snprintf(err, n, "%s in netns %s: no such interface", sa->o->sink_dev,
+		snprintf(err, err_len, "%s in netns %s: no such interface", sa->o->sink_dev,
 			 sa->o->sink_ns);
 	}
 	if (!ret)
 		ret = rg_attach_link(bpf_program__fd(sa->env->sink->progs.sink_xdp), ifindex,
-				     RG_MODE_XDP, &sa->env->sink_link, err, n);
+				     RG_MODE_XDP, &sa->env->sink_link, err, err_len);
 	return ret;
 }
 
 /* Attach the sink to the uplink's peer in the sink namespace, then come
  * back: the link keeps working across namespaces and dies with our fd. */
-int bench_attach_sink(struct bench_env *env, const struct bench_opts *o, char *err, size_t n)
+int bench_attach_sink(struct bench_env *env, const struct bench_opts *o, char *err, size_t err_len)
 {
 	struct sink_attach sa = { .env = env, .o = o };
-	int fd = open_other_netns(o->sink_ns, err, n), ret;
+	int fd = open_other_netns(o->sink_ns, err, err_len), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = rg_in_netns(fd, attach_sink_here, &sa, err, n);
+	ret = rg_in_netns(fd, attach_sink_here, &sa, err, err_len);
 	close(fd);
 	return ret;
 }

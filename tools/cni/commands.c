@@ -200,21 +200,21 @@ static void source_free(struct route_source *src)
 /* Plan for one address; the inline gateway wins over the IPAM's. */
 static int plan_one(const struct cni_env *env, const struct cni_netconf *nc,
 		    const struct route_source *src, const struct pod_ip *ip,
-		    struct rg_pod_plan *plan, char *err, size_t errlen)
+		    struct rg_pod_plan *plan, char *err, size_t err_len)
 {
 	int ret;
 
 	if (src->have_cfg) {
 		ret = rg_pod_plan_from_config(&src->cfg, &nc->numbering, env->ifname, ip->addr,
-					      plan, err, errlen);
+					      plan, err, err_len);
 		/* the way back for railgate's ICMP errors (this runs in the node) */
 		if (!ret)
 			ret = rg_pod_plan_add_icmp_source(plan, rg_pod_icmp_source(&src->cfg),
-							  err, errlen);
+							  err, err_len);
 		return ret;
 	}
 	if (!nc->inline_routes.has_gateway && !ip->has_gateway) {
-		snprintf(err, errlen,
+		snprintf(err, err_len,
 			 "no gateway for %s: set \"gateway\" in the railgate config or give the IPAM pool a gateway",
 			 ip->text);
 		return -EINVAL;
@@ -222,7 +222,7 @@ static int plan_one(const struct cni_env *env, const struct cni_netconf *nc,
 	return rg_pod_plan_inline(&nc->inline_routes,
 				  nc->inline_routes.has_gateway ? nc->inline_routes.gateway : ip->gateway,
 				  &nc->numbering,
-				  env->ifname, ip->addr, ip->prefix_len, plan, err, errlen);
+				  env->ifname, ip->addr, ip->prefix_len, plan, err, err_len);
 }
 
 /* The plan for the first of CNI_IFNAME's addresses that is a rail address. */
@@ -367,7 +367,7 @@ static int print_result(struct cni_netconf *nc, const struct rg_pod_report *rep,
 /* ADD and CHECK: plan CNI_IFNAME from prevResult, then run op on the pod. */
 typedef int (*pod_op)(int netns_fd, const struct rg_pod_plan *plan,
 		      enum rg_pod_conflict_policy policy, struct rg_pod_report *rep,
-		      char *err, size_t errlen);
+		      char *err, size_t err_len);
 
 static int run_on_pod(const struct cni_env *env, struct cni_netconf *nc, pod_op op,
 		      struct rg_pod_report *rep, struct cni_error *e)

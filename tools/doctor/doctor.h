@@ -75,7 +75,7 @@ struct rg_nft_scope {
  * the text is no nftables JSON (a check entry says so). */
 int rg_doctor_judge_nft(const char *json, const struct rg_nft_scope *scope, struct rg_checks *cs);
 /* The ruleset of a namespace (-1: the caller's) as JSON; *out malloc'd. */
-int rg_doctor_nft_ruleset(int netns_fd, char **out, char *err, size_t errlen);
+int rg_doctor_nft_ruleset(int netns_fd, char **out, char *err, size_t err_len);
 
 /* A CNI result cache entry (libcni's cniCacheV1) for one attachment. */
 struct rg_cni_attachment {

@@ -269,13 +269,13 @@ static int list_ruleset(void *arg, char *err, size_t err_len)
 	return ret;
 }
 
-int rg_doctor_nft_ruleset(int netns_fd, char **out, char *err, size_t errlen)
+int rg_doctor_nft_ruleset(int netns_fd, char **out, char *err, size_t err_len)
 {
 	int ret;
 
 	*out = NULL;
-	ret = netns_fd >= 0 ? rg_in_netns(netns_fd, list_ruleset, out, err, errlen)
-			    : list_ruleset(out, err, errlen);
+	ret = netns_fd >= 0 ? rg_in_netns(netns_fd, list_ruleset, out, err, err_len)
+			    : list_ruleset(out, err, err_len);
 	if (ret) {
 		free(*out);
 		*out = NULL;

@@ -99,10 +99,10 @@ enum rg_probe_died rg_probe_classify(const struct rg_probe_evidence *e)
 
 int rg_probe_sources(int netns_fd, const struct rg_cidr *rails, const int *rail_ids,
 		     size_t n_rails, struct rg_probe_source **out, size_t *n,
-		     char *err, size_t errlen)
+		     char *err, size_t err_len)
 {
 	struct rg_pod_addr addrs[MAX_POD_ADDRS];
-	int k = rg_pod_list_addrs(netns_fd, NULL, addrs, MAX_POD_ADDRS, err, errlen);
+	int k = rg_pod_list_addrs(netns_fd, NULL, addrs, MAX_POD_ADDRS, err, err_len);
 
 	*out = NULL;
 	*n = 0;
@@ -110,7 +110,7 @@ int rg_probe_sources(int netns_fd, const struct rg_cidr *rails, const int *rail_
 		return k;
 	*out = calloc((size_t)k + 1, sizeof(**out));
 	if (!*out)
-		return rg_err(err, errlen, -ENOMEM, "out of memory");
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
 	for (int i = 0; i < k; i++)
 		for (size_t r = 0; r < n_rails; r++) {
 			struct rg_probe_source *s;
@@ -391,9 +391,9 @@ static double median(double *v, int n)
 }
 
 static int read_counters(const struct rg_probe_opts *o, struct rg_counter *c,
-			 char *err, size_t errlen)
+			 char *err, size_t err_len)
 {
-	return o->maps ? rg_map_set_read_stats(o->maps, c, err, errlen) : 0;
+	return o->maps ? rg_map_set_read_stats(o->maps, c, err, err_len) : 0;
 }
 
 /* The deltas of one cell's round: its own rail and every rail. */
@@ -419,15 +419,15 @@ static void evidence_of(const struct rg_probe_cell *cell, bool counters,
 }
 
 static int run_round(const struct rg_probe_opts *o, size_t t, struct rg_probe_cell *cells,
-		     struct rg_counter *c0, struct rg_counter *c1, char *err, size_t errlen)
+		     struct rg_counter *c0, struct rg_counter *c1, char *err, size_t err_len)
 {
 	struct round rd = { .o = o, .to = o->targets[t], .n_slots = o->n_srcs * RG_PROBE_NPROTO,
-			    .err = err, .errlen = errlen };
+			    .err = err, .errlen = err_len };
 	int ret;
 
 	rd.slots = calloc(rd.n_slots, sizeof(*rd.slots));
 	if (!rd.slots)
-		return rg_err(err, errlen, -ENOMEM, "out of memory");
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < rd.n_slots; i++) {
 		struct slot *s = &rd.slots[i];
 
@@ -438,9 +438,9 @@ static int run_round(const struct rg_probe_opts *o, size_t t, struct rg_probe_ce
 		cells[s->cell] = (struct rg_probe_cell){ .src = o->srcs[i / RG_PROBE_NPROTO],
 							 .to = rd.to, .proto = s->proto, .rtt_ms = -1 };
 	}
-	ret = rg_in_netns(o->netns_fd, open_slots, &rd, err, errlen);
+	ret = rg_in_netns(o->netns_fd, open_slots, &rd, err, err_len);
 	if (!ret)
-		ret = read_counters(o, c0, err, errlen);
+		ret = read_counters(o, c0, err, err_len);
 	for (int seq = 0; !ret && seq < o->count; seq++) {
 		for (size_t i = 0; i < rd.n_slots; i++) {
 			struct rg_probe_cell *c = &cells[rd.slots[i].cell];
@@ -453,7 +453,7 @@ static int run_round(const struct rg_probe_opts *o, size_t t, struct rg_probe_ce
 	}
 	if (!ret) {
 		collect(&rd, cells, now_ns() + (int64_t)o->timeout_ms * 1000000);
-		ret = read_counters(o, c1, err, errlen);
+		ret = read_counters(o, c1, err, err_len);
 	}
 	for (size_t i = 0; !ret && i < rd.n_slots; i++) {
 		struct slot *s = &rd.slots[i];
@@ -473,7 +473,7 @@ static int run_round(const struct rg_probe_opts *o, size_t t, struct rg_probe_ce
 }
 
 int rg_probe_run(const struct rg_probe_opts *o, struct rg_probe_cell **cells, size_t *n,
-		 char *err, size_t errlen)
+		 char *err, size_t err_len)
 {
 	size_t total = o->n_srcs * o->n_targets * RG_PROBE_NPROTO;
 	struct rg_counter *c0 = calloc(RG_STAT_SLOTS, sizeof(*c0));
@@ -483,13 +483,13 @@ int rg_probe_run(const struct rg_probe_opts *o, struct rg_probe_cell **cells, si
 	*n = 0;
 	*cells = calloc(total ? total : 1, sizeof(**cells));
 	if (!*cells || !c0 || !c1)
-		ret = rg_err(err, errlen, -ENOMEM, "out of memory");
+		ret = rg_err(err, err_len, -ENOMEM, "out of memory");
 	else if (o->count < 1 || o->count > RG_PROBE_MAX_COUNT)
-		ret = rg_err(err, errlen, -EINVAL, "count %d: need 1..%d", o->count, RG_PROBE_MAX_COUNT);
+		ret = rg_err(err, err_len, -EINVAL, "count %d: need 1..%d", o->count, RG_PROBE_MAX_COUNT);
 	else if (o->n_srcs > 64)
-		ret = rg_err(err, errlen, -E2BIG, "%zu rail interfaces: at most 64", o->n_srcs);
+		ret = rg_err(err, err_len, -E2BIG, "%zu rail interfaces: at most 64", o->n_srcs);
 	for (size_t t = 0; !ret && t < o->n_targets; t++)
-		ret = run_round(o, t, *cells, c0, c1, err, errlen);
+		ret = run_round(o, t, *cells, c0, c1, err, err_len);
 	free(c0);
 	free(c1);
 	if (ret) {

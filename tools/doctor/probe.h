@@ -95,11 +95,11 @@ const char *rg_probe_proto_name(enum rg_probe_proto p);
 struct rg_cidr;
 int rg_probe_sources(int netns_fd, const struct rg_cidr *rails, const int *rail_ids,
 		     size_t n_rails, struct rg_probe_source **out, size_t *n,
-		     char *err, size_t errlen);
+		     char *err, size_t err_len);
 
 /* Run every round; *cells (malloc'd) holds n_srcs x n_targets x 2 cells,
  * target-major.  0, or -errno with a message (nothing half-printed). */
 int rg_probe_run(const struct rg_probe_opts *o, struct rg_probe_cell **cells, size_t *n,
-		 char *err, size_t errlen);
+		 char *err, size_t err_len);
 
 #endif

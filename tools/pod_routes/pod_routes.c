@@ -234,7 +234,7 @@ static void note_conflict(struct pod_view *v, const struct pod_route *r,
  */
 static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
 		      enum rg_pod_conflict_policy policy, struct prefix_judgement *j,
-		      struct rg_pod_report *rep, char *err, size_t errlen)
+		      struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	char why[RG_POD_MSG_LEN];
 	const struct pod_route *def = default_via_rail(v, oif, why, sizeof(why), plan->ifname);
@@ -242,7 +242,7 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 	if (def) {
 		note_conflict(v, def, rep);
 		if (policy == RG_POD_CONFLICT_ERROR)
-			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, errlen, -EEXIST, "%s", why));
+			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, err_len, -EEXIST, "%s", why));
 		report_warn(rep, why);
 	}
 	for (size_t i = 0; i < plan->n_dsts; i++) {
@@ -251,7 +251,7 @@ static int judge_plan(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 			continue;
 		note_conflict(v, j[i].route, rep);
 		if (policy == RG_POD_CONFLICT_ERROR)
-			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, errlen, -EEXIST, "%s", j[i].why));
+			return fail(rep, RG_POD_ERR_CONFLICT, rg_err(err, err_len, -EEXIST, "%s", j[i].why));
 		report_warn(rep, j[i].why);
 	}
 	return 0;
@@ -305,7 +305,7 @@ static bool table_free(const struct pod_view *v, uint32_t table)
  */
 static int choose_table(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
 			enum rg_pod_conflict_policy policy, uint32_t *table,
-			struct rg_pod_report *rep, char *err, size_t errlen)
+			struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	const struct pod_rule *rule = find_rule(v, plan->addr);
 	uint32_t want = rule ? rule->table : plan->table;
@@ -321,7 +321,7 @@ static int choose_table(struct pod_view *v, const struct rg_pod_plan *plan, int 
 		 pod_view_describe(v, foreign, way, sizeof(way)));
 	if (policy == RG_POD_CONFLICT_ERROR)
 		return fail(rep, RG_POD_ERR_CONFLICT,
-			    rg_err(err, errlen, -EEXIST, "%s: set another tableBase, or onConflict warn to take the next free table",
+			    rg_err(err, err_len, -EEXIST, "%s: set another tableBase, or onConflict warn to take the next free table",
 				   why));
 	for (uint32_t t = want + 1; t < want + RG_POD_TABLE_SEARCH; t++) {
 		if (!table_free(v, t))
@@ -332,37 +332,37 @@ static int choose_table(struct pod_view *v, const struct rg_pod_plan *plan, int 
 		return 0;
 	}
 	return fail(rep, RG_POD_ERR_CONFLICT,
-		    rg_err(err, errlen, -ENOSPC, "%s, and no free table among the next %d ids", why,
+		    rg_err(err, err_len, -ENOSPC, "%s, and no free table among the next %d ids", why,
 			   RG_POD_TABLE_SEARCH));
 }
 
 /* ---- operations ---------------------------------------------------------- */
 
 static int resolve_dev(struct pod_view *v, const char *ifname, struct rg_pod_report *rep,
-		       char *err, size_t errlen)
+		       char *err, size_t err_len)
 {
 	int oif = pod_view_ifindex(v, ifname);
 
 	if (oif <= 0)
 		return fail(rep, RG_POD_ERR_NO_DEV,
-			    rg_err(err, errlen, -ENODEV, "interface %s is not in the pod's network namespace",
+			    rg_err(err, err_len, -ENODEV, "interface %s is not in the pod's network namespace",
 				   ifname));
 	return oif;
 }
 
 static int open_for(int netns_fd, const struct rg_pod_plan *plan, struct pod_view *v,
-		    struct rg_pod_report *rep, char *err, size_t errlen)
+		    struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	char ip[RG_IP_STR_LEN];
 	int ret, oif;
 
-	ret = pod_view_open(netns_fd, v, err, errlen);
+	ret = pod_view_open(netns_fd, v, err, err_len);
 	if (ret)
 		return fail(rep, RG_POD_ERR_NETNS, ret);
-	oif = resolve_dev(v, plan->ifname, rep, err, errlen);
+	oif = resolve_dev(v, plan->ifname, rep, err, err_len);
 	if (oif > 0 && !pod_view_has_addr(v, oif, plan->addr))
 		oif = fail(rep, RG_POD_ERR_INPUT,
-			   rg_err(err, errlen, -EADDRNOTAVAIL, "%s does not hold %s in the pod",
+			   rg_err(err, err_len, -EADDRNOTAVAIL, "%s does not hold %s in the pod",
 				  plan->ifname, rg_ip_str(plan->addr, ip)));
 	if (oif < 0)
 		pod_view_close(v);
@@ -373,7 +373,7 @@ static int open_for(int netns_fd, const struct rg_pod_plan *plan, struct pod_vie
  * the routes and rule matter most, and the operator can set the sysctls
  * another way; any other error fails the ADD. */
 static int set_rail_sysctls(int netns_fd, const char *ifname, struct rg_pod_report *rep,
-			    char *err, size_t errlen)
+			    char *err, size_t err_len)
 {
 	char why[RG_POD_MSG_LEN];
 
@@ -382,12 +382,12 @@ static int set_rail_sysctls(int netns_fd, const char *ifname, struct rg_pod_repo
 					 rail_sysctls[i].value, why, sizeof(why));
 
 		if (ret == -EROFS || ret == -EACCES || ret == -EPERM) {
-			snprintf(err, errlen, "%s", why);
+			snprintf(err, err_len, "%s", why);
 			report_warn(rep, why);
 			continue;
 		}
 		if (ret)
-			return rg_err(err, errlen, ret, "%s", why);
+			return rg_err(err, err_len, ret, "%s", why);
 	}
 	return 0;
 }
@@ -410,9 +410,9 @@ static void rollback(struct pod_view *v, const struct rg_pod_plan *plan, int oif
 }
 
 static int add_route(struct pod_view *v, const struct rg_pod_route *r, int oif,
-		     const char *ifname, struct rg_pod_report *rep, char *err, size_t errlen)
+		     const char *ifname, struct rg_pod_report *rep, char *err, size_t err_len)
 {
-	int ret = pod_route_change(v->sk, true, r, oif, ifname, err, errlen);
+	int ret = pod_route_change(v->sk, true, r, oif, ifname, err, err_len);
 
 	if (!ret)
 		report_route(rep, r);
@@ -421,28 +421,28 @@ static int add_route(struct pod_view *v, const struct rg_pod_route *r, int oif,
 
 static int add_all(int netns_fd, struct pod_view *v, const struct rg_pod_plan *plan, int oif,
 		   const struct prefix_judgement *j, uint32_t table,
-		   struct rg_pod_report *rep, char *err, size_t errlen)
+		   struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	const struct pod_rule *rule = find_rule(v, plan->addr);
 	int ret;
 
-	ret = set_rail_sysctls(netns_fd, plan->ifname, rep, err, errlen);
+	ret = set_rail_sysctls(netns_fd, plan->ifname, rep, err, err_len);
 	for (size_t i = 0; !ret && i < plan->n_dsts; i++) {
 		struct rg_pod_route r = main_route(plan, i);
 
 		if (j[i].state == PLAN_ABSENT)
-			ret = add_route(v, &r, oif, plan->ifname, rep, err, errlen);
+			ret = add_route(v, &r, oif, plan->ifname, rep, err, err_len);
 	}
 	for (size_t k = 0; !ret && k < n_table_routes(plan); k++) {
 		struct rg_pod_route r = table_route(plan, table, k);
 
 		if (!view_has_route(v, &r, oif))
-			ret = add_route(v, &r, oif, plan->ifname, rep, err, errlen);
+			ret = add_route(v, &r, oif, plan->ifname, rep, err, err_len);
 	}
 	/* The rule last: traffic is steered into the table once it is whole. */
 	if (!ret && (!rule || rule->table != table)) {
 		ret = pod_rule_change(v->sk, true, plan->addr, table, plan->rule_priority,
-				      err, errlen);
+				      err, err_len);
 		if (!ret)
 			rep->n_rules = 1;
 	}
@@ -451,7 +451,7 @@ static int add_all(int netns_fd, struct pod_view *v, const struct rg_pod_plan *p
 
 int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
 		      enum rg_pod_conflict_policy policy,
-		      struct rg_pod_report *rep, char *err, size_t errlen)
+		      struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	struct prefix_judgement j[RG_POD_ROUTES_MAX];
 	struct pod_view v;
@@ -459,16 +459,16 @@ int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
 	int oif, ret;
 
 	memset(rep, 0, sizeof(*rep));
-	oif = open_for(netns_fd, plan, &v, rep, err, errlen);
+	oif = open_for(netns_fd, plan, &v, rep, err, err_len);
 	if (oif < 0)
 		return oif;
-	ret = judge_plan(&v, plan, oif, policy, j, rep, err, errlen);
+	ret = judge_plan(&v, plan, oif, policy, j, rep, err, err_len);
 	if (!ret)
-		ret = choose_table(&v, plan, oif, policy, &table, rep, err, errlen);
+		ret = choose_table(&v, plan, oif, policy, &table, rep, err, err_len);
 	if (ret)
 		goto out;
 	rep->table = table;
-	ret = add_all(netns_fd, &v, plan, oif, j, table, rep, err, errlen);
+	ret = add_all(netns_fd, &v, plan, oif, j, table, rep, err, err_len);
 	if (ret) {
 		rollback(&v, plan, oif, table, rep);
 		fail(rep, RG_POD_ERR_NETLINK, ret);
@@ -478,9 +478,9 @@ out:
 	return ret;
 }
 
-static int check_missing(struct rg_pod_report *rep, char *err, size_t errlen,
+static int check_missing(struct rg_pod_report *rep, char *err, size_t err_len,
 			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int check_missing(struct rg_pod_report *rep, char *err, size_t errlen,
+static int check_missing(struct rg_pod_report *rep, char *err, size_t err_len,
 			 const char *fmt, ...)
 {
 	char msg[RG_POD_MSG_LEN];
@@ -489,18 +489,18 @@ static int check_missing(struct rg_pod_report *rep, char *err, size_t errlen,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return fail(rep, RG_POD_ERR_MISSING, rg_err(err, errlen, -ENOENT, "%s", msg));
+	return fail(rep, RG_POD_ERR_MISSING, rg_err(err, err_len, -ENOENT, "%s", msg));
 }
 
 /* The rule and its table: found by protocol and address, not by id. */
 static int check_table(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
-		       struct rg_pod_report *rep, char *err, size_t errlen)
+		       struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	const struct pod_rule *rule = find_rule(v, plan->addr);
 	char ip[RG_IP_STR_LEN], d[RG_CIDR_STR_LEN], g[RG_IP_STR_LEN];
 
 	if (!rule)
-		return check_missing(rep, err, errlen, "rule from %s/32 (proto %d) is missing",
+		return check_missing(rep, err, err_len, "rule from %s/32 (proto %d) is missing",
 				     rg_ip_str(plan->addr, ip), RG_POD_ROUTE_PROTO);
 	rep->table = rule->table;
 	rep->n_rules = 1;
@@ -508,7 +508,7 @@ static int check_table(struct pod_view *v, const struct rg_pod_plan *plan, int o
 		struct rg_pod_route r = table_route(plan, rule->table, k);
 
 		if (!view_has_route(v, &r, oif))
-			return check_missing(rep, err, errlen, "route %s%s%s dev %s table %u is missing",
+			return check_missing(rep, err, err_len, "route %s%s%s dev %s table %u is missing",
 					     rg_cidr_str(r.dst.addr, r.dst.len, d),
 					     r.gateway ? " via " : "",
 					     r.gateway ? rg_ip_str(r.gateway, g) : "",
@@ -521,7 +521,7 @@ static int check_table(struct pod_view *v, const struct rg_pod_plan *plan, int o
 /* Missing or pointing elsewhere in main: that is what CHECK is for. */
 static int check_main(struct pod_view *v, const struct rg_pod_plan *plan, int oif,
 		      enum rg_pod_conflict_policy policy, struct prefix_judgement *j,
-		      struct rg_pod_report *rep, char *err, size_t errlen)
+		      struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	char d[RG_CIDR_STR_LEN], g[RG_IP_STR_LEN];
 
@@ -540,10 +540,10 @@ static int check_main(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 		if (j[i].state == PLAN_TAKEN)
 			note_conflict(v, j[i].route, rep);
 		if (j[i].state == PLAN_TAKEN)
-			return check_missing(rep, err, errlen,
+			return check_missing(rep, err, err_len,
 					     "route %s points elsewhere: %s, railgate expects via %s dev %s",
 					     d, j[i].why, g, plan->ifname);
-		return check_missing(rep, err, errlen, "route %s via %s dev %s is missing", d, g,
+		return check_missing(rep, err, err_len, "route %s via %s dev %s is missing", d, g,
 				     plan->ifname);
 	}
 	return 0;
@@ -551,27 +551,27 @@ static int check_main(struct pod_view *v, const struct rg_pod_plan *plan, int oi
 
 int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 			enum rg_pod_conflict_policy policy,
-			struct rg_pod_report *rep, char *err, size_t errlen)
+			struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	struct prefix_judgement j[RG_POD_ROUTES_MAX];
 	struct pod_view v;
 	int oif, ret, rp = 0;
 
 	memset(rep, 0, sizeof(*rep));
-	oif = open_for(netns_fd, plan, &v, rep, err, errlen);
+	oif = open_for(netns_fd, plan, &v, rep, err, err_len);
 	if (oif < 0)
 		return oif;
-	ret = check_table(&v, plan, oif, rep, err, errlen);
+	ret = check_table(&v, plan, oif, rep, err, err_len);
 	if (!ret)
-		ret = check_main(&v, plan, oif, policy, j, rep, err, errlen);
+		ret = check_main(&v, plan, oif, policy, j, rep, err, err_len);
 	if (!ret)
-		ret = judge_plan(&v, plan, oif, policy, j, rep, err, errlen);
+		ret = judge_plan(&v, plan, oif, policy, j, rep, err, err_len);
 	if (!ret) {
-		ret = pod_sysctl_get(netns_fd, plan->ifname, "rp_filter", &rp, err, errlen);
+		ret = pod_sysctl_get(netns_fd, plan->ifname, "rp_filter", &rp, err, err_len);
 		if (ret)
 			fail(rep, RG_POD_ERR_NETNS, ret);
 		else if (rp != 2)
-			ret = check_missing(rep, err, errlen,
+			ret = check_missing(rep, err, err_len,
 					    "rp_filter on %s is %d; railgate sets 2 (loose) on rail interfaces",
 					    plan->ifname, rp);
 	}
@@ -602,13 +602,13 @@ static bool rule_is_for(const struct pod_view *v, const struct pod_rule *r, int 
 
 int rg_pod_routes_del(int netns_fd, const char *ifname,
 		      const uint32_t *addrs, size_t n_addrs,
-		      struct rg_pod_report *rep, char *err, size_t errlen)
+		      struct rg_pod_report *rep, char *err, size_t err_len)
 {
 	struct pod_view v;
 	int oif, ret;
 
 	memset(rep, 0, sizeof(*rep));
-	ret = pod_view_open(netns_fd, &v, err, errlen);
+	ret = pod_view_open(netns_fd, &v, err, err_len);
 	if (ret)
 		return fail(rep, RG_POD_ERR_NETNS, ret);
 	oif = pod_view_ifindex(&v, ifname);
@@ -617,7 +617,7 @@ int rg_pod_routes_del(int netns_fd, const char *ifname,
 
 		if (!rule_is_for(&v, r, oif, addrs, n_addrs))
 			continue;
-		ret = pod_rule_change(v.sk, false, r->src.addr, r->table, r->priority, err, errlen);
+		ret = pod_rule_change(v.sk, false, r->src.addr, r->table, r->priority, err, err_len);
 		if (ret == -ENOENT)
 			ret = 0;     /* removed meanwhile: that is what we want */
 		else if (!ret)
@@ -631,7 +631,7 @@ int rg_pod_routes_del(int netns_fd, const char *ifname,
 
 		if (r->proto != RG_POD_ROUTE_PROTO || r->oif != oif || r->multipath)
 			continue;
-		ret = pod_route_change(v.sk, false, &gone, oif, ifname, err, errlen);
+		ret = pod_route_change(v.sk, false, &gone, oif, ifname, err, err_len);
 		if (ret == -ENOENT)
 			ret = 0;
 		else if (!ret)
@@ -647,20 +647,20 @@ int rg_pod_routes_del(int netns_fd, const char *ifname,
 
 int rg_pod_list_addrs(int netns_fd, const char *ifname,
 		      struct rg_pod_addr *out, size_t max,
-		      char *err, size_t errlen)
+		      char *err, size_t err_len)
 {
 	struct pod_view v;
 	size_t n = 0;
 	int ret, want = 0;
 
-	ret = pod_view_open(netns_fd, &v, err, errlen);
+	ret = pod_view_open(netns_fd, &v, err, err_len);
 	if (ret)
 		return ret;
 	if (ifname && *ifname) {
 		want = pod_view_ifindex(&v, ifname);
 		if (want <= 0) {
 			pod_view_close(&v);
-			return rg_err(err, errlen, -ENODEV,
+			return rg_err(err, err_len, -ENODEV,
 				      "interface %s is not in the pod's network namespace", ifname);
 		}
 	}

@@ -157,7 +157,7 @@ void rg_pod_numbering_default(struct rg_pod_numbering *num);
  */
 int rg_pod_plan_from_config(const struct rg_config *cfg, const struct rg_pod_numbering *num,
 			    const char *ifname, uint32_t addr, struct rg_pod_plan *plan,
-			    char *err, size_t errlen);
+			    char *err, size_t err_len);
 
 /*
  * Plan from inline options (CNI `supernets`/`gateway`/`frontend`/`table`,
@@ -169,7 +169,7 @@ int rg_pod_plan_from_config(const struct rg_config *cfg, const struct rg_pod_num
 int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
 		       const struct rg_pod_numbering *num,
 		       const char *ifname, uint32_t addr, uint8_t prefix_len,
-		       struct rg_pod_plan *plan, char *err, size_t errlen);
+		       struct rg_pod_plan *plan, char *err, size_t err_len);
 
 /*
  * Route the pod back to src, the source of railgate's ICMP errors, through
@@ -179,7 +179,7 @@ int rg_pod_plan_inline(const struct rg_pod_inline *in, uint32_t gateway,
  * the rail's own subnet.
  */
 int rg_pod_plan_add_icmp_source(struct rg_pod_plan *plan, uint32_t src, char *err,
-				size_t errlen);
+				size_t err_len);
 
 /*
  * The source of railgate's ICMP errors as the node has it, run in the
@@ -192,12 +192,12 @@ uint32_t rg_pod_icmp_source(const struct rg_config *cfg);
 
 /* Append extra front-end prefixes (CLI --frontend beside -c). */
 int rg_pod_plan_add_frontend(struct rg_pod_plan *plan, const struct rg_cidr *c, size_t n,
-			     char *err, size_t errlen);
+			     char *err, size_t err_len);
 
 /* Open a network namespace: a path (CNI_NETNS), /run/netns/NAME or
  * /proc/PID/ns/net, never blocking (a FIFO is refused, not waited on).
  * Returns an fd or -errno; -EINVAL when the file is no network namespace. */
-int rg_pod_netns_open(const char *path, char *err, size_t errlen);
+int rg_pod_netns_open(const char *path, char *err, size_t err_len);
 int rg_pod_netns_path_by_name(const char *name, char *buf, size_t len);
 int rg_pod_netns_path_by_pid(long pid, char *buf, size_t len);
 
@@ -205,7 +205,7 @@ int rg_pod_netns_path_by_pid(long pid, char *buf, size_t len);
  * or ""), up to max.  Returns how many, or -errno. */
 int rg_pod_list_addrs(int netns_fd, const char *ifname,
 		      struct rg_pod_addr *out, size_t max,
-		      char *err, size_t errlen);
+		      char *err, size_t err_len);
 
 /*
  * ADD, for plan->ifname alone (other rail interfaces of the pod are left as
@@ -225,7 +225,7 @@ int rg_pod_list_addrs(int netns_fd, const char *ifname,
  */
 int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
 		      enum rg_pod_conflict_policy policy,
-		      struct rg_pod_report *rep, char *err, size_t errlen);
+		      struct rg_pod_report *rep, char *err, size_t err_len);
 
 /* CHECK: the rule from plan->addr (found by protocol and address) exists and
  * its table holds the connected subnet and every planned prefix via the
@@ -233,7 +233,7 @@ int rg_pod_routes_add(int netns_fd, const struct rg_pod_plan *plan,
  * rp_filter is loose; and (with RG_POD_CONFLICT_ERROR) nothing conflicts. */
 int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
 			enum rg_pod_conflict_policy policy,
-			struct rg_pod_report *rep, char *err, size_t errlen);
+			struct rg_pod_report *rep, char *err, size_t err_len);
 
 /*
  * DEL: remove what railgate added for ifname: its RG_POD_ROUTE_PROTO routes
@@ -245,7 +245,7 @@ int rg_pod_routes_check(int netns_fd, const struct rg_pod_plan *plan,
  */
 int rg_pod_routes_del(int netns_fd, const char *ifname,
 		      const uint32_t *addrs, size_t n_addrs,
-		      struct rg_pod_report *rep, char *err, size_t errlen);
+		      struct rg_pod_report *rep, char *err, size_t err_len);
 
 /* "10.0.0.0/16 via 10.0.0.1 dev net1 metric 1000 table main", as
  * `ip route` would name it (table "main" or its id). */

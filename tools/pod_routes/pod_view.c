@@ -47,26 +47,26 @@ int rg_pod_netns_path_by_pid(long pid, char *buf, size_t len)
 
 /* O_NONBLOCK: a FIFO given as a namespace must fail, not hang the open;
  * the namespace type then says what the file really is. */
-int rg_pod_netns_open(const char *path, char *err, size_t errlen)
+int rg_pod_netns_open(const char *path, char *err, size_t err_len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), type;
 
 	if (fd < 0)
-		return rg_err(err, errlen, -errno, "cannot open network namespace %s: %s", path,
+		return rg_err(err, err_len, -errno, "cannot open network namespace %s: %s", path,
 			      strerror(errno));
 	type = ioctl(fd, NS_GET_NSTYPE);
 	if (type != CLONE_NEWNET) {
 		close(fd);
-		return rg_err(err, errlen, -EINVAL, "%s is not a network namespace", path);
+		return rg_err(err, err_len, -EINVAL, "%s is not a network namespace", path);
 	}
 	return fd;
 }
 
 /* In the pod: its netlink socket, which keeps talking to the pod's
  * namespace after we leave it. */
-static int connect_here(void *arg, char *err, size_t errlen)
+static int connect_here(void *arg, char *err, size_t err_len)
 {
-	return rg_nlsock_open(NETLINK_ROUTE, arg, err, errlen);
+	return rg_nlsock_open(NETLINK_ROUTE, arg, err, err_len);
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -119,18 +119,18 @@ typedef bool (*take_fn)(struct pod_view *v, struct nl_object *o, void *slot);
  * array of the objects take() keeps.  The cache is freed either way.
  */
 static int load_cache(struct pod_view *v, int nlret, struct nl_cache *cache, const char *what,
-		      size_t size, void **out, size_t *n, take_fn take, char *err, size_t errlen)
+		      size_t size, void **out, size_t *n, take_fn take, char *err, size_t err_len)
 {
 	struct nl_object *o;
 	char *arr;
 
 	if (nlret < 0)
-		return rg_err(err, errlen, -EIO, "cannot list the pod's %s: %s", what,
+		return rg_err(err, err_len, -EIO, "cannot list the pod's %s: %s", what,
 			      nl_geterror(nlret));
 	arr = calloc(nl_cache_nitems(cache) + 1, size);
 	if (!arr) {
 		nl_cache_free(cache);
-		return rg_err(err, errlen, -ENOMEM, "out of memory for the pod's %s", what);
+		return rg_err(err, err_len, -ENOMEM, "out of memory for the pod's %s", what);
 	}
 	*out = arr;
 	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o))
@@ -182,7 +182,7 @@ static bool take_addr(struct pod_view *v, struct nl_object *o, void *slot)
 	return true;
 }
 
-static int load_all(struct pod_view *v, char *err, size_t errlen)
+static int load_all(struct pod_view *v, char *err, size_t err_len)
 {
 	struct nl_cache *c = NULL;
 	int nlret, ret;
@@ -190,17 +190,17 @@ static int load_all(struct pod_view *v, char *err, size_t errlen)
 	/* the dump first: its cache is an argument of load_cache */
 	nlret = rtnl_route_alloc_cache(v->sk, AF_INET, 0, &c);
 	ret = load_cache(v, nlret, c, "routes", sizeof(*v->routes), (void **)&v->routes,
-			 &v->n_routes, take_route, err, errlen);
+			 &v->n_routes, take_route, err, err_len);
 	if (ret)
 		return ret;
 	nlret = rtnl_rule_alloc_cache(v->sk, AF_INET, &c);
 	ret = load_cache(v, nlret, c, "rules", sizeof(*v->rules), (void **)&v->rules,
-			 &v->n_rules, take_rule, err, errlen);
+			 &v->n_rules, take_rule, err, err_len);
 	if (ret)
 		return ret;
 	nlret = rtnl_addr_alloc_cache(v->sk, &c);
 	return load_cache(v, nlret, c, "addresses", sizeof(*v->addrs), (void **)&v->addrs,
-			  &v->n_addrs, take_addr, err, errlen);
+			  &v->n_addrs, take_addr, err, err_len);
 }
 
 void pod_view_close(struct pod_view *v)
@@ -215,22 +215,22 @@ void pod_view_close(struct pod_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
-int pod_view_open(int netns_fd, struct pod_view *v, char *err, size_t errlen)
+int pod_view_open(int netns_fd, struct pod_view *v, char *err, size_t err_len)
 {
 	int ret, nlret;
 
 	memset(v, 0, sizeof(*v));
-	ret = rg_in_netns(netns_fd, connect_here, &v->sk, err, errlen);
+	ret = rg_in_netns(netns_fd, connect_here, &v->sk, err, err_len);
 	if (ret)
 		return ret;
 	nlret = rtnl_link_alloc_cache(v->sk, AF_UNSPEC, &v->links);
 	if (nlret < 0) {
 		v->links = NULL;
-		ret = rg_err(err, errlen, -EIO, "cannot list the pod's interfaces: %s",
+		ret = rg_err(err, err_len, -EIO, "cannot list the pod's interfaces: %s",
 			     nl_geterror(nlret));
 	}
 	if (!ret)
-		ret = load_all(v, err, errlen);
+		ret = load_all(v, err, err_len);
 	if (ret)
 		pod_view_close(v);
 	return ret;
@@ -342,14 +342,14 @@ const char *pod_table_name(uint32_t table, char *buf, size_t len)
 }
 
 int pod_route_change(struct nl_sock *sk, bool add, const struct rg_pod_route *want,
-		     int oif, const char *ifname, char *err, size_t errlen)
+		     int oif, const char *ifname, char *err, size_t err_len)
 {
 	struct rtnl_route *r = build_route(want, oif);
 	char d[RG_CIDR_STR_LEN], g[RG_IP_STR_LEN], t[16];
 	int nlret;
 
 	if (!r)
-		return rg_err(err, errlen, -ENOMEM, "out of memory");
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
 	nlret = add ? rtnl_route_add(sk, r, NLM_F_CREATE | NLM_F_EXCL)
 		    : rtnl_route_delete(sk, r, 0);
 	rtnl_route_put(r);
@@ -357,7 +357,7 @@ int pod_route_change(struct nl_sock *sk, bool add, const struct rg_pod_route *wa
 		return 0;
 	/* The kernel refuses a gateway that is not on-link with ENETUNREACH,
 	 * which libnl reports as a bare "Unspecific failure". */
-	rg_set_err(err, errlen, "cannot %s route %s%s%s dev %s table %s: %s%s",
+	rg_set_err(err, err_len, "cannot %s route %s%s%s dev %s table %s: %s%s",
 		   add ? "add" : "delete", rg_cidr_str(want->dst.addr, want->dst.len, d),
 		   want->gateway ? " via " : "", want->gateway ? rg_ip_str(want->gateway, g) : "",
 		   ifname, pod_table_name(want->table, t, sizeof(t)), nl_geterror(nlret),
@@ -367,7 +367,7 @@ int pod_route_change(struct nl_sock *sk, bool add, const struct rg_pod_route *wa
 }
 
 int pod_rule_change(struct nl_sock *sk, bool add, uint32_t src, uint32_t table,
-		    uint32_t priority, char *err, size_t errlen)
+		    uint32_t priority, char *err, size_t err_len)
 {
 	struct rtnl_rule *r = rtnl_rule_alloc();
 	struct nl_addr *a = v4_addr(src, 32);
@@ -389,7 +389,7 @@ int pod_rule_change(struct nl_sock *sk, bool add, uint32_t src, uint32_t table,
 		rtnl_rule_put(r);
 	if (nlret >= 0)
 		return 0;
-	rg_set_err(err, errlen, "cannot %s rule from %s/32 lookup %u priority %u: %s",
+	rg_set_err(err, err_len, "cannot %s rule from %s/32 lookup %u priority %u: %s",
 		   add ? "add" : "delete", rg_ip_str(src, s), table, priority, nl_geterror(nlret));
 	return nlret == -NLE_OBJ_NOTFOUND ? -ENOENT : -EIO;
 }
@@ -403,7 +403,7 @@ struct sysctl_op {
 	bool write;
 };
 
-static int sysctl_here(void *arg, char *err, size_t errlen)
+static int sysctl_here(void *arg, char *err, size_t err_len)
 {
 	struct sysctl_op *op = arg;
 	char path[128], buf[16];
@@ -413,17 +413,17 @@ static int sysctl_here(void *arg, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/%s", op->ifname, op->key);
 	fd = open(path, (op->write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
-		return rg_err(err, errlen, -errno, "cannot open %s in the pod: %s", path,
+		return rg_err(err, err_len, -errno, "cannot open %s in the pod: %s", path,
 			      strerror(errno));
 	if (op->write) {
 		n = snprintf(buf, sizeof(buf), "%d\n", op->value);
 		if (write(fd, buf, n) != n)
-			ret = rg_err(err, errlen, -errno, "cannot set %s to %d in the pod: %s",
+			ret = rg_err(err, err_len, -errno, "cannot set %s to %d in the pod: %s",
 				     path, op->value, strerror(errno));
 	} else {
 		n = read(fd, buf, sizeof(buf) - 1);
 		if (n <= 0)
-			ret = rg_err(err, errlen, n < 0 ? -errno : -EIO, "cannot read %s in the pod",
+			ret = rg_err(err, err_len, n < 0 ? -errno : -EIO, "cannot read %s in the pod",
 				     path);
 		else {
 			buf[n] = '\0';
@@ -435,18 +435,18 @@ static int sysctl_here(void *arg, char *err, size_t errlen)
 }
 
 int pod_sysctl_set(int netns_fd, const char *ifname, const char *key, int value,
-		   char *err, size_t errlen)
+		   char *err, size_t err_len)
 {
 	struct sysctl_op op = { .ifname = ifname, .key = key, .value = value, .write = true };
 
-	return rg_in_netns(netns_fd, sysctl_here, &op, err, errlen);
+	return rg_in_netns(netns_fd, sysctl_here, &op, err, err_len);
 }
 
 int pod_sysctl_get(int netns_fd, const char *ifname, const char *key, int *value,
-		   char *err, size_t errlen)
+		   char *err, size_t err_len)
 {
 	struct sysctl_op op = { .ifname = ifname, .key = key };
-	int ret = rg_in_netns(netns_fd, sysctl_here, &op, err, errlen);
+	int ret = rg_in_netns(netns_fd, sysctl_here, &op, err, err_len);
 
 	if (!ret)
 		*value = op.value;

@@ -50,7 +50,7 @@ struct pod_view {
 	size_t n_addrs;
 };
 
-int  pod_view_open(int netns_fd, struct pod_view *v, char *err, size_t errlen);
+int  pod_view_open(int netns_fd, struct pod_view *v, char *err, size_t err_len);
 void pod_view_close(struct pod_view *v);
 
 int  pod_view_ifindex(struct pod_view *v, const char *ifname);
@@ -70,14 +70,14 @@ const char *pod_table_name(uint32_t table, char *buf, size_t len);
  * connected subnet (scope link, prefsrc src).  -ENOENT when a delete finds
  * nothing, -EIO with the kernel's reason otherwise. */
 int pod_route_change(struct nl_sock *sk, bool add, const struct rg_pod_route *r,
-		     int oif, const char *ifname, char *err, size_t errlen);
+		     int oif, const char *ifname, char *err, size_t err_len);
 int pod_rule_change(struct nl_sock *sk, bool add, uint32_t src, uint32_t table,
-		    uint32_t priority, char *err, size_t errlen);
+		    uint32_t priority, char *err, size_t err_len);
 
 /* Write net.ipv4.conf.IFNAME.KEY = value inside the pod's namespace. */
 int pod_sysctl_set(int netns_fd, const char *ifname, const char *key, int value,
-		   char *err, size_t errlen);
+		   char *err, size_t err_len);
 int pod_sysctl_get(int netns_fd, const char *ifname, const char *key, int *value,
-		   char *err, size_t errlen);
+		   char *err, size_t err_len);
 
 #endif /* RAILGATE_POD_VIEW_H */

@@ -53,9 +53,9 @@ const char *cli_route_desc(uint32_t entry, const struct rg_rail rails[RG_MAX_RAI
 	return buf;
 }
 
-int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t n)
+int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t err_len)
 {
-	return rg_datapath_open_readonly(dp, pin_dir, err, n);
+	return rg_datapath_open_readonly(dp, pin_dir, err, err_len);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

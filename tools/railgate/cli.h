@@ -28,7 +28,7 @@ struct rg_datapath;
 /* Open the running datapath's maps for reading (rg_datapath_open_readonly:
  * no lock, nothing created); 0, or -errno with why in err (not up, ...).  The caller
  * closes dp with rg_datapath_close, also on failure. */
-int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t n);
+int cli_open_datapath(const char *pin_dir, struct rg_datapath *dp, char *err, size_t err_len);
 
 /* Describe a route entry: "rail rail1", "frontend", "drop no_route", "pass". */
 const char *cli_route_desc(uint32_t entry, const struct rg_rail rails[RG_MAX_RAILS],

@@ -295,18 +295,18 @@ static int parse_opts(struct rg_global_opts *g, int argc, char **argv, struct ro
 /* A plan for one address found in the pod; -EINVAL when it is no rail's. */
 static int plan_for(const struct route_opts *o, const struct rg_config *cfg,
 		    const struct rg_pod_addr *a, struct rg_pod_plan *plan,
-		    char *err, size_t errlen)
+		    char *err, size_t err_len)
 {
 	int ret;
 
 	if (!cfg)
 		return rg_pod_plan_inline(&o->in, o->in.gateway, &o->numbering, a->ifname,
-					  a->addr, a->prefix_len, plan, err, errlen);
-	ret = rg_pod_plan_from_config(cfg, &o->numbering, a->ifname, a->addr, plan, err, errlen);
+					  a->addr, a->prefix_len, plan, err, err_len);
+	ret = rg_pod_plan_from_config(cfg, &o->numbering, a->ifname, a->addr, plan, err, err_len);
 	if (!ret) /* --frontend adds prefixes to the config's own */
-		ret = rg_pod_plan_add_frontend(plan, o->in.frontend, o->in.n_frontend, err, errlen);
+		ret = rg_pod_plan_add_frontend(plan, o->in.frontend, o->in.n_frontend, err, err_len);
 	if (!ret) /* the way back for railgate's ICMP errors, as railgate-cni adds it */
-		ret = rg_pod_plan_add_icmp_source(plan, rg_pod_icmp_source(cfg), err, errlen);
+		ret = rg_pod_plan_add_icmp_source(plan, rg_pod_icmp_source(cfg), err, err_len);
 	return ret;
 }
 
