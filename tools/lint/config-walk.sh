@@ -23,8 +23,10 @@
 #           a function holding the config asks or hands on along the way;
 #   - a map write is a function named rg_map_set_{write,put,del,activate}*
 #     (the map layer's writes, wherever maps/ keeps them);
-#   - the shared floor's helpers (errors, address and MAC formatting, log,
-#     digest, files, namespaces, netlink sockets) are no stop of the walk;
+#   - the shared floor's helpers (everything in lib/, and on trees older than
+#     lib/ the same files where they were: errors, address and MAC
+#     formatting, log, digest, files, namespaces, netlink sockets) are no
+#     stop of the walk;
 #   - a stay is a run of consecutive functions of the walk in one file.
 # cflow sees direct calls only (not through function pointers) and knows a
 # static function by its name: two files' statics of one name are one to it.
@@ -40,7 +42,7 @@ root=$(cd "${1:-$here/../..}" && pwd)
 entry=${RG_WALK_ENTRY:-rg_apply_config}
 writes=${RG_WALK_WRITES:-'^rg_map_set_(write|put|del|activate)'}
 setup_cleanup='_(init|free|close|destroy|discard)$'
-floor='(^|/)(errbuf|ipfmt|netfmt|log|digest|files|cidr|netns|nlsock|addr)\.c$'
+floor='^lib/|(^|/)(errbuf|ipfmt|netfmt|log|digest|files|cidr|netns|nlsock|addr|mac|ifname)\.c$'
 
 command -v cflow >/dev/null || { echo "config-walk: needs cflow (tools/install-deps.sh)" >&2; exit 1; }
 cd "$root"
