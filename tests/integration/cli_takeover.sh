@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Upgrading railgate across a map ABI change (loader/takeover.h): the new
+# Upgrading railgate across a map ABI change (loader/datapath/takeover.h): the new
 # binary's `up` takes over a node that the previous release runs, while
 # numbered frames cross rails, in every attach mode.  The previous release
 # is the real one: the last ABI 2 commit, built from this repository's

@@ -9,7 +9,9 @@
 #   4. include arrows between folders point only down, by LAYERS below;
 #   5. no include circle between files, and no call circle between the
 #      non-test .c files (a file-level call graph from `nm` on build/'s
-#      objects: who defines a global symbol, who leaves it undefined).
+#      objects: who defines a global symbol, who leaves it undefined);
+#   6. one name for the error buffer's length: every `char *err, size_t N`
+#      parameter pair of a non-test file names it err_len.
 #
 #   tests/static/layout.sh [ROOT]    ROOT: the tree (default: this one);
 #                                    its objects in $RG_BUILD (default
@@ -337,5 +339,10 @@ if [ ! -s "$work/r5c" ]; then
 		}' | awk "$scc_awk" >"$work/r5c"
 fi
 report "rule 5: no two .c files call each other in a circle" "$work/r5c"
+
+# ---- 6. one name for the error buffer's length --------------------------------
+grep -v '^tests/' "$work/files" | (cd "$root" && xargs grep -nHoE 'char \*err, size_t [A-Za-z_][A-Za-z0-9_]*' 2>/dev/null) |
+	grep -v 'size_t err_len$' >"$work/r6"
+report "rule 6: the error buffer's length is named err_len" "$work/r6"
 
 tap_done

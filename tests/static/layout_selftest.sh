@@ -49,7 +49,7 @@ variant() {
 	echo "$tmp/$1"
 }
 
-# expect TREE RULE_LINE STATUS [FILE]: the checker's line RULE_LINE (1..6)
+# expect TREE RULE_LINE STATUS [FILE]: the checker's line RULE_LINE (1..7)
 # is STATUS (ok / not ok) and, when not ok, names FILE; every other line ok.
 expect() {
 	local tree=$1 n=$2 want=$3 file=${4:-} out line others
@@ -64,7 +64,7 @@ expect() {
 }
 
 check "the clean tree builds" compile "$base"
-for n in 1 2 3 4 5 6; do
+for n in 1 2 3 4 5 6 7; do
 	check "a clean tree keeps rule line $n" expect "$base" $n ok
 done
 
@@ -122,5 +122,11 @@ check "5: a circle through three files, two folders, is named" expect "$t" 6 "no
 t=$(variant no_object)
 put "$t" lib/c.c 'int c_fn(void) { return 3; }'
 check "5: a source without an object fails (make all first)" expect "$t" 6 "not ok" lib/c.c
+
+t=$(variant errlen)
+printf '%s\n' '#include <stddef.h>' 'int e_fn(char *err, size_t n) { return err && n; }' >>"$t/lib/b.c"
+check "6: an error buffer's length not named err_len is named" expect "$t" 7 "not ok" lib/b.c
+sed -i 's/size_t n) { return err \&\& n; }/size_t err_len) { return err \&\& err_len; }/' "$t/lib/b.c"
+check "6: err_len is fine" expect "$t" 7 ok
 
 tap_done

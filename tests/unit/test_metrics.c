@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The daemon's text outputs, without a kernel: the Prometheus exposition
- * (loader/metrics.c: families, labels, escaping, which rails are shown), the
- * --metrics address parser, and the event log (loader/log.c: one line per
+ * (loader/daemon/metrics.c: families, labels, escaping, which rails are shown), the
+ * --metrics address parser, and the event log (lib/log.c: one line per
  * event, valid JSON).  promtool's verdict on a live scrape is in
  * tests/integration/daemon_run.sh.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * loader/netlink against a real kernel, in a private network namespace.
+ * loader/kernel/netlink against a real kernel, in a private network namespace.
  *
  * The group setup unshares the network namespace first, so every link,
  * address, neighbour and route below exists only inside this process's

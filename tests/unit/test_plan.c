@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Unit tests of the plan (loader/plan.c): what a config means for the maps.
+ * Unit tests of the plan (loader/plan/plan.c): what a config means for the maps.
  * Rail ids are what counters and representor entries are keyed by, so a
  * reload must keep a surviving rail's id and must not hand a removed rail's
  * id to a new rail while the old generation may still be read.

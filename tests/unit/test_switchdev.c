@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Representors found by their PF (loader/switchdev.h) against fake sysfs
+ * Representors found by their PF (loader/kernel/switchdev.h) against fake sysfs
  * trees built the way real nodes show them.  Each tree is a temporary
  * directory with class/net/NETDEV/{phys_switch_id,phys_port_name,device}
  * and devices/pci0000:00/ADDR/sriov_numvfs; a representor's device link

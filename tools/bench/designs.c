@@ -158,7 +158,7 @@ fail:
 	return -errno ? -errno : -EINVAL;
 }
 
-/* railgate's object with its maps, as loader/datapath.c would fill them:
+/* railgate's object with its maps, as loader/datapath/datapath.c would fill them:
  * the uplink in the tx ports (the representor entry, in rail 0, is part of
  * every generation bench_rg_table writes). */
 static int load_railgate(struct bench_env *env, char *err, size_t err_len)

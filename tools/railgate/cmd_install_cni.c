@@ -3,7 +3,7 @@
  * railgate install-cni: what the DaemonSet's init container runs to put the
  * railgate-cni plugin into the host's CNI bin directory.  The kubelet may
  * run the plugin at any moment, so the copy is atomic (a temporary file in
- * the same directory, then a rename: loader/files.h), the way Multus,
+ * the same directory, then a rename: lib/files.h), the way Multus,
  * Calico and Cilium install theirs.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * railgate run: the node daemon (loader/daemon.h), the DaemonSet's entry
+ * railgate run: the node daemon (loader/daemon/daemon.h), the DaemonSet's entry
  * point.  This file parses the command line; --check-args stops after the
  * arguments and the config were validated, so that a manifest's command
  * line can be tested without a kernel.
