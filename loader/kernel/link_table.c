@@ -24,6 +24,11 @@ static int link_info_cmp_name(const void *a, const void *b)
 	return strcmp(la->name, lb->name);
 }
 
+void rg_link_table_sort(struct rg_link_table *t)
+{
+	qsort(t->links, t->n, sizeof(*t->links), link_info_cmp_name);
+}
+
 void rg_link_table_free(struct rg_link_table *t)
 {
 	free(t->links);

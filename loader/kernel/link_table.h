@@ -43,6 +43,9 @@ struct rg_link_table {
 	size_t n;
 };
 
+/* Sort by name, as the queries below expect: whoever fills a table calls
+ * it once filled (rg_nl_link_table, the recorded facts' reader). */
+void rg_link_table_sort(struct rg_link_table *t);
 void rg_link_table_free(struct rg_link_table *t);
 
 /* The link of that name, NULL when there is none (a binary search). */

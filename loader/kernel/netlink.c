@@ -31,6 +31,7 @@
 
 #include "lib/addr.h"
 #include "lib/ifname.h"
+#include "loader/kernel/link_table.h"
 #include "loader/kernel/netlink.h"
 #include "lib/errbuf.h"
 #include "lib/nlsock.h"
@@ -269,13 +270,6 @@ int rg_nl_link_by_index(struct rg_nl *nl, int ifindex, struct rg_link_info *out)
 	return link_get(nl, ifindex, NULL, out);
 }
 
-static int link_info_cmp_name(const void *a, const void *b)
-{
-	const struct rg_link_info *la = a, *lb = b;
-
-	return strcmp(la->name, lb->name);
-}
-
 /* The XDP features of every device, from one NETDEV_CMD_DEV_GET dump. */
 struct xdp_feature_entry {
 	int ifindex;
@@ -385,7 +379,7 @@ int rg_nl_link_table(struct rg_nl *nl, struct rg_link_table *t)
 		link_info_from_rtnl(link, &t->links[t->n++]);
 	}
 	nl_cache_free(cache);
-	qsort(t->links, t->n, sizeof(*t->links), link_info_cmp_name);
+	rg_link_table_sort(t);
 	dump_xdp_features(nl, t);
 	return 0;
 }
