@@ -203,11 +203,13 @@ static int node_add_rep(struct rg_node_plan *np, const char *rail, const struct 
 	struct rg_node_rep *reps;
 
 	if (l->ifindex <= 0 || l->ifindex >= RG_MAX_IFINDEX)
-		return rg_err(err, err_len, -ERANGE, "%s: ifindex %d is outside the datapath's table (1..%d)",
+		return rg_err(err, err_len, -ERANGE,
+			      "%s: ifindex %d is outside the datapath's table (1..%d)",
 			      l->name, l->ifindex, RG_MAX_IFINDEX - 1);
 	for (size_t i = 0; i < np->n_reps; i++)
 		if (np->reps[i].ifindex == l->ifindex)
-			return rg_err(err, err_len, -EINVAL, "%s matches the representors of two rails (%s and %s)",
+			return rg_err(err, err_len, -EINVAL,
+				      "%s matches the representors of two rails (%s and %s)",
 				      l->name, np->reps[i].rail, rail);
 	reps = realloc(np->reps, (np->n_reps + 1) * sizeof(*reps));
 	if (!reps)
@@ -426,8 +428,9 @@ static int decide_node(const struct rg_config *cfg, enum rg_config_mode mode,
 	nm.log = log;
 	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
 	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP)
-		return rg_err(err, err_len, -EOPNOTSUPP, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
-			      "or XDP on its peer); use mode tc or auto", up.name);
+		return rg_err(err, err_len, -EOPNOTSUPP, "uplink %s does not accept XDP redirects "
+			      "(for a veth: enable GRO or XDP on its peer); use mode tc or auto",
+			      up.name);
 	/* a slower mode than the node could have: the operator may fix the uplink */
 	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_AUTO)
 		rg_log_warn(log, "uplink %s does not accept XDP redirects: auto mode uses tc",
