@@ -25,6 +25,7 @@
 #include "lib/addr.h"
 #include "lib/mac.h"
 #include "lib/ifname.h"
+#include "loader/kernel/link_table.h"
 #include "loader/kernel/netlink.h"
 #include "loader/kernel/switchdev.h"
 #include "lib/errbuf.h"

@@ -5,6 +5,7 @@
 
 #include "loader/datapath/apply.h"
 #include "loader/datapath/datapath.h"
+#include "loader/kernel/netlink.h"
 #include "loader/plan/resolve.h"
 #include "loader/datapath/takeover.h"
 

@@ -8,6 +8,7 @@
 
 #include "loader/kernel/attach.h"
 #include "loader/kernel/facts.h"
+#include "loader/kernel/netlink.h"
 
 static bool any_rail_by_pf(const struct rg_config *cfg)
 {

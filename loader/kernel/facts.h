@@ -33,11 +33,13 @@
 #include <stdint.h>
 
 #include "loader/config/config.h"
-#include "loader/kernel/netlink.h"
+#include "loader/kernel/link_table.h"
 #include "loader/kernel/switchdev.h"
 
 /* How long gathering waits for the gateway's ARP answer. */
 #define RG_GATEWAY_RESOLVE_MS 2000
+
+struct rg_nl;                /* loader/kernel/netlink.h: gathering asks through one */
 
 /* RAILGATE_TC_ATTACH, when set and not empty, replaces the config's
  * datapath.tcAttach for this process ("tcx", "clsact" or "auto"), as

@@ -260,12 +260,6 @@ static void read_link(struct reader *r, json_object *o, struct rg_link_info *l)
 	l->xdp_features = xdp ? (uint64_t)json_object_get_int64(xdp) : 0;
 }
 
-static int cmp_link_name(const void *a, const void *b)
-{
-	return strcmp(((const struct rg_link_info *)a)->name,
-		      ((const struct rg_link_info *)b)->name);
-}
-
 static void read_links(struct reader *r, json_object *top, struct rg_node_facts *f)
 {
 	json_object *o = member(r, top, "", "links", json_type_object, false);
@@ -288,8 +282,7 @@ static void read_links(struct reader *r, json_object *top, struct rg_node_facts 
 		else
 			read_link(r, l, &f->links.links[f->links.n++]);
 	}
-	/* rg_link_table_by_name searches by name */
-	qsort(f->links.links, f->links.n, sizeof(*f->links.links), cmp_link_name);
+	rg_link_table_sort(&f->links);
 }
 
 static void read_route_oif(struct reader *r, json_object *top, struct rg_route_oif_fact *a)

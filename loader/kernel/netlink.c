@@ -10,7 +10,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 
 #include "lib/addr.h"
 #include "lib/ifname.h"
+#include "loader/kernel/link_table.h"
 #include "loader/kernel/netlink.h"
 #include "lib/errbuf.h"
 #include "lib/nlsock.h"
@@ -44,11 +44,6 @@
  */
 #define RG_NETDEV_FAMILY_NAME      "netdev"
 #define RG_NETDEV_FAMILY_VERSION   1
-enum {
-	RG_NETDEV_XDP_ACT_BASIC    = 1,   /* ABORTED, DROP, PASS, TX in the driver */
-	RG_NETDEV_XDP_ACT_REDIRECT = 2,
-	RG_NETDEV_XDP_ACT_NDO_XMIT = 4,   /* can be the target of XDP_REDIRECT */
-};
 enum {
 	RG_NETDEV_A_DEV_IFINDEX       = 1,  /* u32 */
 	RG_NETDEV_A_DEV_XDP_FEATURES  = 3,  /* u64, NETDEV_XDP_ACT_* */
@@ -275,13 +270,6 @@ int rg_nl_link_by_index(struct rg_nl *nl, int ifindex, struct rg_link_info *out)
 	return link_get(nl, ifindex, NULL, out);
 }
 
-static int link_info_cmp_name(const void *a, const void *b)
-{
-	const struct rg_link_info *la = a, *lb = b;
-
-	return strcmp(la->name, lb->name);
-}
-
 /* The XDP features of every device, from one NETDEV_CMD_DEV_GET dump. */
 struct xdp_feature_entry {
 	int ifindex;
@@ -391,65 +379,8 @@ int rg_nl_link_table(struct rg_nl *nl, struct rg_link_table *t)
 		link_info_from_rtnl(link, &t->links[t->n++]);
 	}
 	nl_cache_free(cache);
-	qsort(t->links, t->n, sizeof(*t->links), link_info_cmp_name);
+	rg_link_table_sort(t);
 	dump_xdp_features(nl, t);
-	return 0;
-}
-
-void rg_link_table_free(struct rg_link_table *t)
-{
-	free(t->links);
-	t->links = NULL;
-	t->n = 0;
-}
-
-const struct rg_link_info *rg_link_table_by_name(const struct rg_link_table *t,
-						 const char *name)
-{
-	struct rg_link_info key;
-
-	if (!t->n || !name || strlen(name) >= sizeof(key.name))
-		return NULL;
-	snprintf(key.name, sizeof(key.name), "%s", name);
-	return bsearch(&key, t->links, t->n, sizeof(*t->links), link_info_cmp_name);
-}
-
-const struct rg_link_info *rg_link_table_by_index(const struct rg_link_table *t, int ifindex)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (t->links[i].ifindex == ifindex)
-			return &t->links[i];
-	return NULL;
-}
-
-int rg_link_table_match(const struct rg_link_table *t, const char *glob,
-			struct rg_link_info **out, size_t *n)
-{
-	const struct rg_link_info *one = NULL;
-	struct rg_link_info *links;
-	size_t count = 0;
-	/* a plain name (fnmatch would match it to itself alone): a config of
-	 * 1024 names costs 1024 binary searches, not 1024 scans */
-	bool plain = !strpbrk(glob, "*?[\\");
-
-	*out = NULL;
-	*n = 0;
-	if (plain && !(one = rg_link_table_by_name(t, glob)))
-		return 0;
-	links = calloc(plain ? 1 : t->n + 1, sizeof(*links));
-	if (!links)
-		return -ENOMEM;
-	if (plain)
-		links[count++] = *one;
-	for (size_t i = 0; !plain && i < t->n; i++)
-		if (fnmatch(glob, t->links[i].name, 0) == 0)
-			links[count++] = t->links[i];
-	if (!count) {
-		free(links);
-		return 0;
-	}
-	*out = links;
-	*n = count;
 	return 0;
 }
 
@@ -461,16 +392,6 @@ void rg_nl_get_counters(const struct rg_nl *nl, struct rg_nl_counters *out)
 void rg_nl_reset_counters(struct rg_nl *nl)
 {
 	memset(&nl->counters, 0, sizeof(nl->counters));
-}
-
-bool rg_link_has_native_xdp(const struct rg_link_info *l)
-{
-	return l->xdp_features_known && (l->xdp_features & RG_NETDEV_XDP_ACT_BASIC);
-}
-
-bool rg_link_accepts_redirect(const struct rg_link_info *l)
-{
-	return l->xdp_features_known && (l->xdp_features & RG_NETDEV_XDP_ACT_NDO_XMIT);
 }
 
 /* ---- neighbours -------------------------------------------------------- */

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <net/if.h>
 
-#define RG_MAC_LEN 6
+#include "loader/kernel/link_table.h"
 
 /* libnl sockets (route and generic netlink) bound to one network namespace. */
 struct rg_nl;
@@ -38,56 +38,13 @@ struct rg_nl;
 int rg_nl_open(struct rg_nl **out, char *err, size_t err_len);
 void rg_nl_close(struct rg_nl *nl);
 
-struct rg_link_info {
-	int      ifindex;
-	char     name[IF_NAMESIZE];
-	uint8_t  mac[RG_MAC_LEN];     /* zeros when the link has no Ethernet address */
-	unsigned mtu;
-	bool     up;                  /* administratively up (IFF_UP) */
-	bool     oper_up;             /* operstate UP, or UNKNOWN and running (as netif_oper_up) */
-	char     kind[16];            /* rtnl link kind: "veth", "dummy", ...; "" for physical NICs */
-	uint64_t xdp_features;        /* NETDEV_XDP_ACT_* bits, valid when xdp_features_known */
-	bool     xdp_features_known;  /* false on kernels without the netdev genl family */
-};
-
 /* Returns 0, -ENODEV when no such link exists, -EINVAL for an invalid name. */
 int rg_nl_link_by_name(struct rg_nl *nl, const char *name, struct rg_link_info *out);
 /* Returns 0 or -ENODEV. */
 int rg_nl_link_by_index(struct rg_nl *nl, int ifindex, struct rg_link_info *out);
 
-/*
- * Every link of the namespace, read at once: one RTM_GETLINK dump and, where
- * the kernel has the netdev family, one NETDEV_CMD_DEV_GET dump for the XDP
- * features.  What an apply (and the daemon's readiness, doctor) resolves
- * every name, glob and PF representor from, so that its netlink work is a
- * constant number of dumps however many names a config lists (issue 14: a
- * dump per name made 256 names cost 100,000 recvmsg calls).  A snapshot: it
- * does not follow the kernel.  Links are sorted by name.
- */
-struct rg_link_table {
-	struct rg_link_info *links;
-	size_t n;
-};
-
 /* 0, or -errno (-EIO when libnl failed) with *t empty. */
 int rg_nl_link_table(struct rg_nl *nl, struct rg_link_table *t);
-void rg_link_table_free(struct rg_link_table *t);
-
-/* The link of that name, NULL when there is none (a binary search). */
-const struct rg_link_info *rg_link_table_by_name(const struct rg_link_table *t,
-						 const char *name);
-/* The link of that ifindex, NULL when there is none. */
-const struct rg_link_info *rg_link_table_by_index(const struct rg_link_table *t, int ifindex);
-
-/*
- * The links whose name matches the fnmatch(3) pattern glob (e.g. "pf0vf*";
- * a plain name matches itself), in name order.  *out is a malloc'd array
- * the caller frees (NULL when nothing matched, which is not an error).
- * 0 or -ENOMEM.
- */
-int rg_link_table_match(const struct rg_link_table *t, const char *glob,
-			struct rg_link_info **out, size_t *n);
-
 /*
  * What a handle sent, for tests that hold the netlink work of an operation
  * flat: counted per handle from rg_nl_open or the last reset.
@@ -99,14 +56,6 @@ struct rg_nl_counters {
 
 void rg_nl_get_counters(const struct rg_nl *nl, struct rg_nl_counters *out);
 void rg_nl_reset_counters(struct rg_nl *nl);
-
-/* The driver runs XDP programs natively (NETDEV_XDP_ACT_BASIC). */
-bool rg_link_has_native_xdp(const struct rg_link_info *l);
-/*
- * Frames can be XDP_REDIRECTed into this link (NETDEV_XDP_ACT_NDO_XMIT).
- * A veth only has it while its peer has GRO on or an XDP program attached.
- */
-bool rg_link_accepts_redirect(const struct rg_link_info *l);
 
 /*
  * The MAC of IPv4 neighbour ip on ifindex, when the kernel holds a usable

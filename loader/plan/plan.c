@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/plan/plan.h"
+#include "lib/errbuf.h"
 
 void rg_rail_ids_from_table(struct rg_rail_ids *ids, const struct rg_rail rails[RG_MAX_RAILS])
 {
@@ -213,6 +214,40 @@ int rg_plan_rail_id(const struct rg_plan *plan, const char *name)
 		if ((plan->rails[i].flags & RG_RAIL_F_VALID) && strcmp(plan->rails[i].name, name) == 0)
 			return i;
 	return -1;
+}
+
+/* A representor the node decided, under the id its rail was given. */
+static int place_rep(struct rg_plan *plan, const struct rg_node_rep *rep, char *err,
+		     size_t err_len)
+{
+	int rail_id = rg_plan_rail_id(plan, rep->rail);
+
+	if (rail_id < 0)
+		return rg_err(err, err_len, -EINVAL, "%s: no rail %s in the plan", rep->name, rep->rail);
+	return rg_plan_add_rep(plan, rep->name, rep->ifindex, (uint16_t)rail_id, rep->mode,
+			       err, err_len);
+}
+
+int rg_plan_assemble(struct rg_plan *plan, const struct rg_config *cfg,
+		     const struct rg_node_plan *node, const struct rg_rail_ids *prev,
+		     char *err, size_t err_len)
+{
+	int ret = rg_plan_build(plan, cfg, prev, err, err_len);
+
+	if (ret)
+		return ret;
+	rg_plan_set_egress(plan, node->uplink_ifindex, node->uplink_mac, node->gateway_mac,
+			   cfg->computenet.gateway, cfg->anti_spoof);
+	rg_plan_set_uplink_mtu(plan, node->uplink_mtu);
+	rg_plan_set_icmp(plan, node->icmp_source, (unsigned)cfg->computenet.icmp_rate,
+			 (unsigned)cfg->computenet.icmp_burst, node->ncpus);
+	for (size_t i = 0; !ret && i < node->n_reps; i++)
+		ret = place_rep(plan, &node->reps[i], err, err_len);
+	if (ret) {
+		rg_plan_free(plan);
+		memset(plan, 0, sizeof(*plan));
+	}
+	return ret;
 }
 
 void rg_plan_free(struct rg_plan *plan)

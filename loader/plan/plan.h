@@ -2,7 +2,8 @@
 /*
  * The plan: what a validated config means for the maps.  Pure computation
  * from a config plus the node's facts (loader/kernel/facts.h: interfaces,
- * MACs), built whole by rg_resolve_plan (resolve.h); the loader then writes
+ * MACs): rg_resolve_plan (resolve.h) decides the node's part, then
+ * rg_plan_assemble builds the plan from it at once; the loader then writes
  * it with map_set.  Kept apart from the kernel so that `check` can print it
  * and the unit tests can assert it, on recorded facts too.
  *
@@ -47,11 +48,48 @@ struct rg_rail_ids {
 	char     names[RG_MAX_RAILS][RG_RAIL_NAME_LEN]; /* "" = free */
 };
 
+/* One representor the node gives a rail, named by the rail's name: the
+ * rail ids are assigned when the plan is assembled. */
+struct rg_node_rep {
+	char     name[IF_NAMESIZE];
+	int      ifindex;
+	char     rail[RG_RAIL_NAME_LEN];
+	uint8_t  mode;               /* enum rg_attach_mode chosen for it */
+};
+
 /*
- * Assign rail ids (keeping those in prev, when given) and build the rails
- * table and the route list: the part of a plan the node does not change
- * (`check` prints it).  rg_resolve_plan fills egress, ICMP and the
- * representors from the node's facts (rg_plan_set_egress, rg_plan_add_rep).
+ * What the node contributes to a plan, all of it decided before the plan
+ * is assembled (rg_resolve_plan, resolve.h, from the node's facts): the
+ * uplink, the gateway's MAC, the ICMP source and the CPUs the config's
+ * rate is split over, every rail's representors with their modes.
+ * Plain data; the config gives the rest.
+ */
+struct rg_node_plan {
+	int      uplink_ifindex;
+	uint8_t  uplink_mac[6];
+	unsigned uplink_mtu;         /* 0: not checked */
+	uint8_t  gateway_mac[6];
+	uint32_t icmp_source;        /* 0: no ICMP answers */
+	unsigned ncpus;              /* at least 1 */
+	struct rg_node_rep *reps;    /* in the order they were decided */
+	size_t   n_reps;
+};
+
+/*
+ * The whole plan, in one call: rail ids for cfg's rails (keeping those in
+ * prev, when given), the rails table and the route list (rg_plan_build),
+ * then egress, ICMP and the representors from node.  0, or -errno with a
+ * message and the plan empty.
+ */
+int rg_plan_assemble(struct rg_plan *plan, const struct rg_config *cfg,
+		     const struct rg_node_plan *node, const struct rg_rail_ids *prev,
+		     char *err, size_t err_len);
+
+/*
+ * The assembler's steps, for `check` and the tests.  Assign rail ids
+ * (keeping those in prev, when given) and build the rails table and the
+ * route list: the part of a plan the node does not change (`check` prints
+ * it).
  */
 int rg_plan_build(struct rg_plan *plan, const struct rg_config *cfg,
 		  const struct rg_rail_ids *prev, char *err, size_t err_len);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Config + the node's facts -> plan, with no I/O; see resolve.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,10 +190,44 @@ static int not_the_uplink(const struct rg_config_rail *rail, const char *pat,
 		      "the uplink is never a representor", rail->name, pat, l->name);
 }
 
-/* Every interface pat (a name or a glob) matches joins the plan for rail.
+/*
+ * Link l joins rail (by name: ids are the plan's, rg_plan_assemble) in
+ * mode m.  Checked here, as each one is decided, and not only when the plan
+ * is assembled: the first representor the datapath cannot hold (its
+ * ifindex) or that two rails claim stops the plan before any later one is
+ * looked at or logged.  The messages are rg_plan_add_rep's.
+ */
+static int node_add_rep(struct rg_node_plan *np, const char *rail, const struct rg_link_info *l,
+			int m, char *err, size_t err_len)
+{
+	struct rg_node_rep *reps;
+
+	if (l->ifindex <= 0 || l->ifindex >= RG_MAX_IFINDEX)
+		return rg_err(err, err_len, -ERANGE,
+			      "%s: ifindex %d is outside the datapath's table (1..%d)",
+			      l->name, l->ifindex, RG_MAX_IFINDEX - 1);
+	for (size_t i = 0; i < np->n_reps; i++)
+		if (np->reps[i].ifindex == l->ifindex)
+			return rg_err(err, err_len, -EINVAL,
+				      "%s matches the representors of two rails (%s and %s)",
+				      l->name, np->reps[i].rail, rail);
+	reps = realloc(np->reps, (np->n_reps + 1) * sizeof(*reps));
+	if (!reps)
+		return rg_err(err, err_len, -ENOMEM, "out of memory");
+	np->reps = reps;
+	memset(&reps[np->n_reps], 0, sizeof(reps[0]));
+	snprintf(reps[np->n_reps].name, sizeof(reps[0].name), "%s", l->name);
+	snprintf(reps[np->n_reps].rail, sizeof(reps[0].rail), "%s", rail);
+	reps[np->n_reps].ifindex = l->ifindex;
+	reps[np->n_reps].mode = (uint8_t)m;
+	np->n_reps++;
+	return 0;
+}
+
+/* Every interface pat (a name or a glob) matches joins rail.
  * must_exist: a name that matches nothing is an error (else logged). */
-static int add_pattern(const struct rg_link_table *lt, struct rg_plan *plan,
-		       const struct rg_config_rail *rail, int rail_id, const char *pat,
+static int add_pattern(const struct rg_link_table *lt, struct rg_node_plan *np,
+		       const struct rg_config_rail *rail, const char *pat,
 		       bool must_exist, enum rg_config_mode mode, struct node_modes *nm,
 		       const struct rg_log *log, char *err, size_t err_len)
 {
@@ -220,8 +255,7 @@ static int add_pattern(const struct rg_link_table *lt, struct rg_plan *plan,
 			m = -EINVAL;
 		}
 		if (m >= 0)
-			m = rg_plan_add_rep(plan, links[j].name, links[j].ifindex,
-					    (uint16_t)rail_id, m, err, err_len);
+			m = node_add_rep(np, rail->name, &links[j], m, err, err_len);
 		if (m < 0) {
 			free(links);
 			return m;
@@ -250,8 +284,8 @@ static int pfs_of(const struct rg_sysfs_fact *sysfs, const char *sel, struct rg_
  * without a glob must exist; VFs created later are attached by the daemon
  * when their representors appear.
  */
-static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
-		       const struct rg_config_rail *rail, int rail_id, enum rg_config_mode mode,
+static int add_pf_reps(const struct rg_link_table *lt, struct rg_node_plan *np,
+		       const struct rg_config_rail *rail, enum rg_config_mode mode,
 		       struct node_modes *nm, const struct rg_log *log, char *err, size_t err_len)
 {
 	const char *root = nm->facts->sysfs.root;
@@ -279,25 +313,24 @@ static int add_pf_reps(const struct rg_link_table *lt, struct rg_plan *plan,
 		/* sysfs and netlink may disagree for a moment (a VF going
 		 * away): a representor netlink does not show is skipped */
 		for (size_t r = 0; !ret && r < pfs[i].n_reps; r++)
-			ret = add_pattern(lt, plan, rail, rail_id, pfs[i].reps[r], false, mode, nm,
+			ret = add_pattern(lt, np, rail, pfs[i].reps[r], false, mode, nm,
 					  log, err, err_len);
 	}
 	rg_pfs_free(pfs, n_pfs);
 	return ret;
 }
 
-static int add_matching_reps(const struct rg_link_table *lt, struct rg_plan *plan,
+static int add_matching_reps(const struct rg_link_table *lt, struct rg_node_plan *np,
 			     const struct rg_config_rail *rail, enum rg_config_mode mode,
 			     struct node_modes *nm, const struct rg_log *log,
 			     char *err, size_t err_len)
 {
-	int rail_id = rg_plan_rail_id(plan, rail->name);
 	int ret = 0;
 
 	if (rail->pf[0])
-		return add_pf_reps(lt, plan, rail, rail_id, mode, nm, log, err, err_len);
+		return add_pf_reps(lt, np, rail, mode, nm, log, err, err_len);
 	for (size_t i = 0; !ret && i < rail->n_representors; i++)
-		ret = add_pattern(lt, plan, rail, rail_id, rail->representors[i],
+		ret = add_pattern(lt, np, rail, rail->representors[i],
 				  !is_glob(rail->representors[i]), mode, nm, log, err, err_len);
 	return ret;
 }
@@ -314,12 +347,13 @@ int rg_resolve_icmp_source(const struct rg_node_facts *f, const struct rg_config
 	return f->route_src.ret;
 }
 
-/* The ICMP answers of the plan; without a source the datapath answers
- * nothing, and says why. */
-static void set_icmp(const struct rg_node_facts *f, const struct rg_config *cfg,
-		     const struct rg_link_info *up, struct rg_plan *plan, const struct rg_log *log)
+/* The node's part of the ICMP answers: their source (without one the
+ * datapath answers nothing, and says why) and the CPUs the config's rate
+ * is split over. */
+static void decide_icmp(const struct rg_node_facts *f, const struct rg_config *cfg,
+			const struct rg_link_info *up, struct rg_node_plan *np,
+			const struct rg_log *log)
 {
-	int ncpus = f->ncpus;
 	uint32_t src;
 
 	if (rg_resolve_icmp_source(f, cfg, &src)) {
@@ -327,43 +361,63 @@ static void set_icmp(const struct rg_node_facts *f, const struct rg_config *cfg,
 			    "errors (set computenet.icmpSource)", up->name);
 		src = 0;
 	}
-	rg_plan_set_icmp(plan, src, (unsigned)cfg->computenet.icmp_rate,
-			 (unsigned)cfg->computenet.icmp_burst, ncpus > 0 ? (unsigned)ncpus : 1);
+	np->icmp_source = src;
+	np->ncpus = f->ncpus > 0 ? (unsigned)f->ncpus : 1;
 }
 
-int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
-		    const struct rg_node_facts *facts, const struct rg_rail_ids *prev,
-		    struct rg_plan *plan, const struct rg_log *log, char *err, size_t err_len)
+/* The uplink and the gateway behind it: egress and the MTU check. */
+static int decide_uplink(const struct rg_node_facts *f, const struct rg_config *cfg,
+			 struct rg_link_info *up, struct rg_node_plan *np,
+			 const struct rg_log *log, char *err, size_t err_len)
 {
-	struct node_modes nm = { .facts = facts };
-	const struct rg_link_table *lt = &facts->links;
-	struct rg_link_info up;
-	uint8_t gw_mac[6];
-	int ret;
+	int ret = find_uplink(f, cfg, up, err, err_len);
 
-	ret = rg_plan_build(plan, cfg, prev, err, err_len);
-	if (ret)
-		return ret;
-	/* one snapshot of the node's links for every name, glob and PF below */
-	ret = facts->links_ret;
-	if (ret) {
-		rg_set_err(err, err_len, "listing the node's interfaces: %s", strerror(-ret));
-		goto fail;
-	}
-	ret = find_uplink(facts, cfg, &up, err, err_len);
-	if (!ret && up.ifindex >= RG_MAX_IFINDEX) {
-		rg_set_err(err, err_len, "uplink %s: ifindex %d is beyond %d", up.name, up.ifindex,
+	if (!ret && up->ifindex >= RG_MAX_IFINDEX) {
+		rg_set_err(err, err_len, "uplink %s: ifindex %d is beyond %d", up->name, up->ifindex,
 			   RG_MAX_IFINDEX - 1);
 		ret = -ERANGE;
 	}
 	if (!ret)
-		ret = gateway_mac(facts, cfg, &up, gw_mac, log, err, err_len);
+		ret = gateway_mac(f, cfg, up, np->gateway_mac, log, err, err_len);
 	if (ret)
-		goto fail;
-	rg_plan_set_egress(plan, up.ifindex, up.mac, gw_mac, cfg->computenet.gateway,
-			   cfg->anti_spoof);
-	rg_plan_set_uplink_mtu(plan, up.mtu);
-	set_icmp(facts, cfg, &up, plan, log);
+		return ret;
+	np->uplink_ifindex = up->ifindex;
+	memcpy(np->uplink_mac, up->mac, sizeof(np->uplink_mac));
+	np->uplink_mtu = up->mtu;
+	return 0;
+}
+
+static void node_plan_free(struct rg_node_plan *np)
+{
+	free(np->reps);
+	np->reps = NULL;
+	np->n_reps = 0;
+}
+
+/*
+ * Everything the node contributes to cfg's plan, decided from the facts
+ * in the order the config asks: the uplink, the gateway's MAC, the ICMP
+ * source, whether the uplink takes XDP redirects, then each rail's
+ * representors with their modes.  The first error stops it; every
+ * decision is logged as it is taken.
+ */
+static int decide_node(const struct rg_config *cfg, enum rg_config_mode mode,
+		       const struct rg_node_facts *facts, struct rg_node_plan *np,
+		       const struct rg_log *log, char *err, size_t err_len)
+{
+	struct node_modes nm = { .facts = facts };
+	const struct rg_link_table *lt = &facts->links;
+	struct rg_link_info up;
+	int ret;
+
+	/* one snapshot of the node's links for every name, glob and PF below */
+	ret = facts->links_ret;
+	if (ret)
+		return rg_err(err, err_len, ret, "listing the node's interfaces: %s", strerror(-ret));
+	ret = decide_uplink(facts, cfg, &up, np, log, err, err_len);
+	if (ret)
+		return ret;
+	decide_icmp(facts, cfg, &up, np, log);
 
 	/* Native XDP_REDIRECT needs a target that takes redirected frames (a
 	 * veth only while its peer has GRO or XDP): without it, native XDP on
@@ -373,24 +427,32 @@ int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
 	nm.tc_attach = cfg->tc_attach;
 	nm.log = log;
 	nm.uplink_takes_xdp = !up.xdp_features_known || rg_link_accepts_redirect(&up);
-	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP) {
-		rg_set_err(err, err_len, "uplink %s does not accept XDP redirects (for a veth: enable GRO "
-			   "or XDP on its peer); use mode tc or auto", up.name);
-		ret = -EOPNOTSUPP;
-		goto fail;
-	}
+	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_XDP)
+		return rg_err(err, err_len, -EOPNOTSUPP, "uplink %s does not accept XDP redirects "
+			      "(for a veth: enable GRO or XDP on its peer); use mode tc or auto",
+			      up.name);
 	/* a slower mode than the node could have: the operator may fix the uplink */
 	if (!nm.uplink_takes_xdp && mode == RG_CONFIG_MODE_AUTO)
 		rg_log_warn(log, "uplink %s does not accept XDP redirects: auto mode uses tc",
 			    up.name);
 
-	for (size_t i = 0; i < cfg->n_rails; i++) {
-		ret = add_matching_reps(lt, plan, &cfg->rails[i], mode, &nm, log, err, err_len);
-		if (ret)
-			goto fail;
-	}
-	return 0;
-fail:
-	rg_plan_free(plan);
+	for (size_t i = 0; !ret && i < cfg->n_rails; i++)
+		ret = add_matching_reps(lt, np, &cfg->rails[i], mode, &nm, log, err, err_len);
+	return ret;
+}
+
+/* Decide, then assemble once: the node's part from the facts, then the
+ * whole plan from the config, that part and the rail ids running now. */
+int rg_resolve_plan(const struct rg_config *cfg, enum rg_config_mode mode,
+		    const struct rg_node_facts *facts, const struct rg_rail_ids *prev,
+		    struct rg_plan *plan, const struct rg_log *log, char *err, size_t err_len)
+{
+	struct rg_node_plan node = { 0 };
+	int ret = decide_node(cfg, mode, facts, &node, log, err, err_len);
+
+	memset(plan, 0, sizeof(*plan));
+	if (!ret)
+		ret = rg_plan_assemble(plan, cfg, &node, prev, err, err_len);
+	node_plan_free(&node);
 	return ret;
 }

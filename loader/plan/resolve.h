@@ -9,8 +9,11 @@
  *
  * Pure: no I/O, no environment, nothing read but the config, the facts and
  * the previous rail ids, so the plan's tests run on recorded facts without
- * root or a kernel (tests/unit/test_plan_facts.c).  The result is a
- * complete plan (plan.h) for rg_datapath_apply.  Callers gather first:
+ * root or a kernel (tests/unit/test_plan_facts.c).  Decide, then assemble
+ * once: everything the node contributes is decided first (struct
+ * rg_node_plan, plan.h), then rg_plan_assemble builds the complete plan
+ * for rg_datapath_apply from the config, that and the previous rail ids.
+ * Callers gather first:
  *
  *   rg_facts_gather(nl, cfg, &facts);
  *   rg_resolve_plan(cfg, mode, &facts, prev, &plan, log, err, n);

@@ -33,6 +33,7 @@
 #include "loader/datapath/apply.h"
 #include "loader/kernel/attach.h"
 #include "loader/datapath/datapath.h"
+#include "loader/kernel/netlink.h"
 #include "loader/plan/resolve.h"
 #include "tests/lib/netns.h"
 

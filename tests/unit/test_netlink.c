@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "loader/kernel/link_table.h"
 #include "loader/kernel/netlink.h"
 #include "tests/lib/netns.h"
 

@@ -217,6 +217,53 @@ static void test_facts_of_another_config(void **state)
 	rg_config_free(&cfg);
 }
 
+/* The plan of case 0 (rails rail0..rail3 of pf0vf*..pf3vf*) with rail1's
+ * representors replaced by reps, and the link called big given an ifindex
+ * the datapath cannot hold (NULL: none): its error. */
+static int plan_error_with(char **reps, size_t n_reps, const char *big, char *err,
+			   size_t err_len)
+{
+	const struct plan_case *c = &cases[0];
+	struct rg_node_facts facts;
+	struct rg_config cfg;
+	struct rg_plan plan = { 0 };
+	char **saved;
+	size_t n_saved;
+	int ret;
+
+	load_config(c, &cfg);
+	load_facts(c->name, &facts);
+	for (size_t i = 0; big && i < facts.links.n; i++)
+		if (strcmp(facts.links.links[i].name, big) == 0)
+			facts.links.links[i].ifindex = RG_MAX_IFINDEX + 10;
+	saved = cfg.rails[1].representors;
+	n_saved = cfg.rails[1].n_representors;
+	cfg.rails[1].representors = reps;
+	cfg.rails[1].n_representors = n_reps;
+	ret = rg_resolve_plan(&cfg, cfg.mode, &facts, NULL, &plan, NULL, err, err_len);
+	assert_null(plan.reps);
+	cfg.rails[1].representors = saved;
+	cfg.rails[1].n_representors = n_saved;
+	rg_facts_free(&facts);
+	rg_config_free(&cfg);
+	return ret;
+}
+
+/* A representor's own checks (two rails claim it, its ifindex is beyond
+ * the datapath's table) stop the plan where it is decided, before a later
+ * name is looked at: the error is that one, not the later rail's. */
+static void test_representor_errors_in_order(void **state)
+{
+	char glob[] = "pf*vf0", missing[] = "nosuch0";
+	char *two_rails[] = { glob, missing }, *later[] = { missing };
+	char err[256] = "";
+
+	assert_int_equal(plan_error_with(two_rails, 2, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "pf0vf0 matches the representors of two rails (rail0 and rail1)");
+	assert_int_equal(plan_error_with(later, 1, "pf0vf0", err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "pf0vf0: ifindex 65546 is outside the datapath's table (1..65535)");
+}
+
 static size_t read_cases(void)
 {
 	char *text = read_text("cases"), *save = NULL;
@@ -263,5 +310,6 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_facts_round_trip);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_facts_errors);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_facts_of_another_config);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_representor_errors_in_order);
 	return _cmocka_run_group_tests("plan_facts", tests, n, NULL, NULL);
 }

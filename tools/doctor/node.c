@@ -17,6 +17,7 @@
 #include "loader/datapath/datapath.h"
 #include "lib/mac.h"
 #include "lib/ifname.h"
+#include "loader/kernel/link_table.h"
 #include "loader/kernel/netlink.h"
 #include "loader/kernel/switchdev.h"
 #include "lib/errbuf.h"

@@ -24,6 +24,7 @@
 
 #include "lib/files.h"
 #include "loader/kernel/facts_json.h"
+#include "loader/kernel/netlink.h"
 #include "loader/plan/resolve.h"
 #include "tests/lib/plan_maps.h"
 
