@@ -12,16 +12,8 @@ source "$(dirname "$0")/../lib/integration.sh" onenode rgpf
 onenode_up
 export RAILGATE_SYSFS="$TMP/sys"
 
-# fake_netdev NAME SWITCH_ID PORT_NAME PCI [NUMVFS]: a netdev in the fake sysfs.
-fake_netdev() {
-	local d="$RAILGATE_SYSFS/class/net/$1" dev="$RAILGATE_SYSFS/devices/pci0000:00/$4"
-	mkdir -p "$d" "$dev"
-	[ -n "$2" ] && echo "$2" >"$d/phys_switch_id"
-	[ -n "$3" ] && echo "$3" >"$d/phys_port_name"
-	ln -sfn "../../../devices/pci0000:00/$4" "$d/device"
-	[ -n "${5:-}" ] && echo "$5" >"$dev/sriov_numvfs"
-	return 0
-}
+RG_FAKE_SYSFS=$RAILGATE_SYSFS
+source tests/lib/fake_sysfs.sh
 fake_netdev nic0 b8cef60300a1b2c2 p0 0000:17:00.0 2
 fake_netdev pf0vf0 b8cef60300a1b2c2 pf0vf0 0000:17:00.0
 fake_netdev nic1 b8cef60300a1c3d4 p0 0000:31:00.0 1

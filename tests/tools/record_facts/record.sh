@@ -26,17 +26,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The fake switchdev tree of tests/integration/pf_discovery.sh:
-# fake_netdev NAME SWITCH_ID PORT_NAME PCI [NUMVFS].
-fake_netdev() {
-	local d="$SYSFS/class/net/$1" dev="$SYSFS/devices/pci0000:00/$4"
-	mkdir -p "$d" "$dev"
-	[ -n "$2" ] && echo "$2" >"$d/phys_switch_id"
-	[ -n "$3" ] && echo "$3" >"$d/phys_port_name"
-	ln -sfn "../../../devices/pci0000:00/$4" "$d/device"
-	[ -n "${5:-}" ] && echo "$5" >"$dev/sriov_numvfs"
-	return 0
-}
+# The fake switchdev tree pf_discovery.sh uses too.
+RG_FAKE_SYSFS=$SYSFS
+source tests/lib/fake_sysfs.sh
 
 pf_node() {
 	onenode_up
